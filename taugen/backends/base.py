@@ -1,0 +1,22 @@
+"""What a scheduler backend provides (STYLE.md: small modules behind one Protocol)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
+from taugen.compile.manifest import Manifest
+from taugen.compile.quota import ClassQuota
+from taugen.resolve.cluster import ResolvedCluster
+
+
+class Backend(Protocol):
+    name: str
+    # Argo CD sync wave per kind of the backend's own objects (§4, K3).
+    waves: Mapping[str, str]
+    # API groups of the backend's CRDs: their objects skip the dry run until the CRD exists.
+    crd_groups: tuple[str, ...]
+
+    def compile(self, cluster: ResolvedCluster, quotas: Sequence[ClassQuota]) -> list[Manifest]:
+        """The scheduler's queue, quota and topology objects; InputError past a limit."""
+        ...

@@ -1,0 +1,153 @@
+"""Kueue backend (SPEC §3): topology, flavors, the ClusterQueue and tenant LocalQueues."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from taugen.compile.common import PRIORITY_TIERS
+from taugen.compile.manifest import Manifest, annotate, object_
+from taugen.compile.quota import ClassQuota
+from taugen.errors import InputError
+from taugen.quantity import canonical
+from taugen.resolve.cluster import ResolvedCluster
+from taugen.resolve.labels import GPU_CLASS, LEVELS
+
+API = "kueue.x-k8s.io/v1beta2"
+TOPOLOGY = "taugrid-gpu-topology"
+CPU_FLAVOR = "taugrid-default-cpu"
+SLOT = "tau.azure.com/torchrun-host-slot"
+READY_SLOTS = "tau.azure.com/ready-torchrun-host-slots"
+COVERED = ("cpu", "memory", "nvidia.com/gpu", SLOT)  # R25, in this order
+MAX_FLAVORS = 64  # Kueue: flavors per resource group
+NAMESPACE_LABEL = "kubernetes.io/metadata.name"
+CPU_QUOTA = canonical(100_000)  # R25; "100k" is how the API server prints it (§3)
+MEMORY_QUOTA = canonical("100Ti")
+
+
+def flavor_name(gpu_class: str) -> str:
+    return f"taugrid-{gpu_class}"  # R24
+
+
+class KueueBackend:
+    name: str = "kueue"
+    waves: Mapping[str, str] = {
+        "WorkloadPriorityClass": "-2",
+        "Topology": "-2",
+        "ResourceFlavor": "-1",
+        "ClusterQueue": "0",
+        "LocalQueue": "1",
+    }
+    crd_groups: tuple[str, ...] = ("kueue.x-k8s.io",)
+
+    def compile(self, cluster: ResolvedCluster, quotas: Sequence[ClassQuota]) -> list[Manifest]:
+        _check_flavor_limit(cluster, quotas)
+        return [
+            *_workload_priority_classes(),
+            Manifest(
+                "topology.yaml",
+                object_(
+                    API,
+                    "Topology",
+                    TOPOLOGY,
+                    spec={
+                        "levels": [{"nodeLabel": level} for level in LEVELS],  # R22
+                    },
+                ),
+            ),
+            Manifest("resourceflavors.yaml", object_(API, "ResourceFlavor", CPU_FLAVOR, spec={})),
+            *(_gpu_flavor(q) for q in quotas),
+            _cluster_queue(cluster, quotas),
+            *_local_queues(cluster),
+        ]
+
+
+def _workload_priority_classes() -> list[Manifest]:
+    return [  # R21
+        Manifest("workloadpriorityclasses.yaml", object_(API, "WorkloadPriorityClass", name, value=value))
+        for name, value in PRIORITY_TIERS
+    ]
+
+
+def _gpu_flavor(quota: ClassQuota) -> Manifest:
+    obj = object_(
+        API,
+        "ResourceFlavor",
+        flavor_name(quota.gpu_class),
+        spec={  # R24
+            "nodeLabels": {GPU_CLASS: quota.gpu_class},
+            "nodeTaints": [{"key": "sku", "value": "gpu", "effect": "NoSchedule"}],
+            "topologyName": TOPOLOGY,
+        },
+    )
+    annotate(obj, {READY_SLOTS: str(quota.slots)})
+    return Manifest("resourceflavors.yaml", obj)
+
+
+def _cluster_queue(cluster: ResolvedCluster, quotas: Sequence[ClassQuota]) -> Manifest:
+    namespaces = sorted(t.namespace for t in cluster.cluster.tenants)
+    flavors = [_flavor_quota(CPU_FLAVOR, 0, 0)]
+    flavors += [_flavor_quota(flavor_name(q.gpu_class), q.gpus, q.slots) for q in quotas]
+    return Manifest(
+        "clusterqueue.yaml",
+        object_(
+            API,
+            "ClusterQueue",
+            cluster.cluster.clusterQueue,
+            spec={  # R25
+                "namespaceSelector": {
+                    "matchExpressions": [
+                        {"key": NAMESPACE_LABEL, "operator": "In", "values": namespaces},
+                    ]
+                },
+                "queueingStrategy": "BestEffortFIFO",
+                "preemption": {"withinClusterQueue": "LowerPriority"},
+                "resourceGroups": [{"coveredResources": list(COVERED), "flavors": flavors}],
+            },
+        ),
+    )
+
+
+def _flavor_quota(name: str, gpus: int, slots: int) -> dict[str, Any]:
+    quota = {
+        "cpu": CPU_QUOTA,
+        "memory": MEMORY_QUOTA,
+        "nvidia.com/gpu": canonical(gpus),
+        SLOT: canonical(slots),
+    }
+    return {"name": name, "resources": [{"name": r, "nominalQuota": quota[r]} for r in COVERED]}
+
+
+def _local_queues(cluster: ResolvedCluster) -> list[Manifest]:
+    return [  # R28
+        Manifest(
+            "localqueues.yaml",
+            object_(
+                API,
+                "LocalQueue",
+                t.localQueue,
+                t.namespace,
+                spec={"clusterQueue": cluster.cluster.clusterQueue},
+            ),
+        )
+        for t in cluster.cluster.tenants
+    ]
+
+
+def _check_flavor_limit(cluster: ResolvedCluster, quotas: Sequence[ClassQuota]) -> None:
+    if len(quotas) + 1 <= MAX_FLAVORS:
+        return
+    first_over = quotas[MAX_FLAVORS - 1].gpu_class
+    node = next((n for n in cluster.nodes if n.gpu_class == first_over), None)
+    where = node.facts.at("name") if node else cluster.inventory.observed_at_pos
+    raise InputError(
+        [
+            where.problem(
+                "limits",
+                f"cluster {cluster.name} has {len(quotas)} GPU classes: with "
+                f"{CPU_FLAVOR} that is {len(quotas) + 1} flavors, over Kueue's limit of {MAX_FLAVORS} "
+                f"per resource group (first class over it: {first_over})",
+                "merge gpu classes in extraNodeLabelRules, or split the fleet into clusters",
+            )
+        ]
+    )

@@ -1,0 +1,181 @@
+"""`taugen build`: load -> resolve -> compile -> emit -> write (STYLE.md's pipeline)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from taugen.backends import BACKENDS
+from taugen.check import describe
+from taugen.compile.catalog import catalog
+from taugen.compile.common import node_labels, priority_classes
+from taugen.compile.decorate import decorate
+from taugen.compile.digest import inputs_digest
+from taugen.compile.quota import plan_quotas
+from taugen.emit import emit
+from taugen.errors import InputError, Problem, ProblemCollector
+from taugen.load.profiles import LoadedProfile
+from taugen.load.project import (
+    LoadedProject,
+    load_cluster_inputs,
+    load_project,
+    load_project_profiles,
+)
+from taugen.lock import ClusterLock, Lock, lock_bytes, read_lock
+from taugen.models.project import Cluster
+from taugen.resolve.cluster import resolve
+from taugen.safety import check_output_root
+from taugen.staleness import check_fresh
+from taugen.tree import read_files, write_if_changed, write_tree
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    project_file: Path = Path("taugen.yaml")
+    cluster: str | None = None
+    out: Path | None = None
+    check: bool = False
+    allow_quota_decrease: bool = False
+    allow_stale: bool = False
+    now: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    warnings: tuple[Problem, ...]
+    written: tuple[str, ...] = ()  # cluster folders replaced (and the lock), in order
+    differences: tuple[str, ...] = ()  # --check: what is not as a build would write it
+
+
+@dataclass(frozen=True)
+class CompiledCluster:
+    files: dict[str, bytes]
+    lock: ClusterLock
+    warnings: list[Problem]
+
+
+def build(options: BuildOptions) -> BuildResult:
+    loaded = load_project(options.project_file)
+    clusters = _selected(loaded, options.cluster)
+    lock = read_lock(loaded.lock_path)
+    profiles = load_project_profiles(loaded)
+    root = loaded.output_root(options.out)
+    compiled = _compile_all(loaded, clusters, profiles, lock, options)
+    check_output_root(loaded, root)
+    dropped = (
+        ()
+        if options.cluster
+        else tuple(sorted(set(lock.clusters) - {c.name for c in loaded.project.clusters}))
+    )
+    new_lock = _new_lock(lock, compiled, dropped)
+    files = {name: c.files for name, c in compiled.items()}
+    warnings = tuple(w for c in compiled.values() for w in c.warnings)
+    if options.check:
+        return BuildResult(
+            warnings, differences=tuple(_differences(root, files, dropped, loaded.lock_path, new_lock))
+        )
+    written = write_tree(root, files, dropped)
+    if write_if_changed(loaded.lock_path, new_lock):
+        written.append(loaded.lock_path.name)
+    return BuildResult(warnings, tuple(written))
+
+
+def _selected(loaded: LoadedProject, name: str | None) -> list[Cluster]:
+    clusters = loaded.project.clusters
+    if name is None:
+        return list(clusters)
+    chosen = [c for c in clusters if c.name == name]
+    if not chosen:
+        known = ", ".join(c.name for c in clusters)
+        raise InputError(
+            [
+                loaded.doc.at(["clusters"]).problem(
+                    "usage",
+                    f"--cluster {name}: the project has no such cluster",
+                    f"choose one of: {known}",
+                )
+            ]
+        )
+    return chosen
+
+
+def _compile_all(
+    loaded: LoadedProject,
+    clusters: Sequence[Cluster],
+    profiles: Sequence[LoadedProfile],
+    lock: Lock,
+    options: BuildOptions,
+) -> dict[str, CompiledCluster]:
+    problems = ProblemCollector()
+    compiled: dict[str, CompiledCluster] = {}
+    for cluster in clusters:
+        try:
+            compiled[cluster.name] = _compile(loaded, cluster, profiles, lock, options)
+        except InputError as err:
+            problems.extend(err.problems)
+    problems.raise_if_any()
+    return compiled
+
+
+def _compile(
+    loaded: LoadedProject,
+    cluster: Cluster,
+    profiles: Sequence[LoadedProfile],
+    lock: Lock,
+    options: BuildOptions,
+) -> CompiledCluster:
+    inputs = load_cluster_inputs(loaded, cluster)
+    previous = lock.clusters.get(cluster.name)
+    check_fresh(cluster, inputs.inventory, previous, options.now, options.allow_stale)
+    resolved = resolve(inputs)
+    high_water = previous.gpuQuota if previous else {}
+    quotas, quota_warnings = plan_quotas(resolved, high_water, options.allow_quota_decrease)
+    digest = inputs_digest(resolved, profiles)
+    backend = BACKENDS["kueue"]
+    manifests = [
+        *priority_classes(),
+        *node_labels(resolved),
+        *backend.compile(resolved, quotas),
+        catalog(resolved, profiles, quotas, digest),
+    ]
+    files = emit(decorate(manifests, backend))
+    entry = ClusterLock(
+        observedAt=resolved.observed_at.astimezone(UTC),
+        inputsDigest=digest,
+        treeDigest=tree_digest(files),
+        gpuQuota={q.gpu_class: q.gpus for q in quotas},
+    )
+    return CompiledCluster(files, entry, [*resolved.warnings, *quota_warnings])
+
+
+def tree_digest(files: dict[str, bytes]) -> str:
+    digest = hashlib.sha256()
+    for rel in sorted(files):
+        digest.update(rel.encode() + b"\0" + hashlib.sha256(files[rel]).digest())
+    return "sha256:" + digest.hexdigest()
+
+
+def _new_lock(lock: Lock, compiled: dict[str, CompiledCluster], dropped: tuple[str, ...]) -> bytes:
+    clusters = {k: v for k, v in lock.clusters.items() if k not in dropped}
+    clusters.update({name: c.lock for name, c in compiled.items()})
+    return lock_bytes(Lock(clusters=dict(sorted(clusters.items()))))
+
+
+def _differences(
+    root: Path, files: dict[str, dict[str, bytes]], dropped: tuple[str, ...], lock_path: Path, new_lock: bytes
+) -> list[str]:
+    lines = []
+    for name, content in files.items():
+        lines += describe(root / name, read_files(root / name), content)
+    lines += [
+        f"{root / name}: cluster no longer in the project (a build removes it)"
+        for name in dropped
+        if (root / name).exists()
+    ]
+    current = lock_path.read_bytes() if lock_path.is_file() else None
+    if current != new_lock:
+        lines.append(f"{lock_path}: " + ("missing" if current is None else "out of date"))
+    return lines

@@ -1,0 +1,100 @@
+"""The command line: parses arguments, calls the core, prints, maps errors to exit codes."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Callable, Iterable
+from functools import wraps
+from pathlib import Path
+from typing import Any
+
+import click
+
+from taugen import __version__
+from taugen.build import BuildOptions, BuildResult, build
+from taugen.errors import InputError, Problem, TaugenError
+
+EXIT_OK, EXIT_FOUND, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+ISSUES = "https://github.com/tau-azure/taugen/issues"
+MAX_WARNINGS = 50
+
+
+def _print_problems(problems: Iterable[Problem], limit: int | None = None) -> None:
+    items = list(problems)
+    shown = items if limit is None else items[:limit]
+    for problem in shown:
+        click.echo(problem.render(Path.cwd()), err=True)
+    if len(items) > len(shown):
+        click.echo(f"… and {len(items) - len(shown)} more", err=True)
+
+
+def _guarded(command: Callable[..., int]) -> Callable[..., None]:
+    """One place maps errors to exit codes (STYLE.md); no traceback for input errors."""
+
+    @wraps(command)
+    def run(*args: Any, **kwargs: Any) -> None:
+        try:
+            code = command(*args, **kwargs)
+        except InputError as err:
+            _print_problems(err.problems)
+            code = EXIT_INPUT
+        except TaugenError as err:
+            click.echo(f"error: {err}", err=True)
+            code = EXIT_INPUT
+        except Exception:  # a bug: say where to report it
+            click.echo(traceback.format_exc(), err=True)
+            click.echo(f"internal error: this is a bug in taugen; please report it at {ISSUES}", err=True)
+            code = EXIT_INTERNAL
+        sys.exit(code)
+
+    return run
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="taugen")
+def main() -> None:
+    """Compile a GPU cluster inventory into Kueue manifests for GitOps."""
+
+
+@main.command("build")
+@click.option(
+    "-c",
+    "--config",
+    "config",
+    type=click.Path(path_type=Path),
+    default="taugen.yaml",
+    show_default=True,
+    help="Project file.",
+)
+@click.option("--cluster", help="Build only this cluster.")
+@click.option("--out", type=click.Path(path_type=Path), help="Output root (default: the project's).")
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 if out/ or the lock is stale.")
+@click.option("--allow-quota-decrease", is_flag=True, help="Let GPU quota drop or flavors go (R26).")
+@click.option("--allow-stale", is_flag=True, help="Accept an inventory older than the lock (R31).")
+@_guarded
+def build_command(
+    config: Path,
+    cluster: str | None,
+    out: Path | None,
+    check: bool,
+    allow_quota_decrease: bool,
+    allow_stale: bool,
+) -> int:
+    """Compile the project into out/<cluster>/ and taugen.lock."""
+    result = build(BuildOptions(config, cluster, out, check, allow_quota_decrease, allow_stale))
+    _print_problems(result.warnings, MAX_WARNINGS)
+    return _report(result, check)
+
+
+def _report(result: BuildResult, check: bool) -> int:
+    if check:
+        for line in result.differences:
+            click.echo(line)
+        if result.differences:
+            click.echo("out of date: run `taugen build`", err=True)
+            return EXIT_FOUND
+        click.echo("up to date")
+        return EXIT_OK
+    click.echo(f"wrote {', '.join(result.written)}" if result.written else "up to date")
+    return EXIT_OK

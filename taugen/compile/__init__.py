@@ -1,0 +1,1 @@
+"""Compile stage: resolved cluster + lock -> manifests (common objects + one backend)."""

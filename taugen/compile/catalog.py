@@ -1,0 +1,86 @@
+"""The resolved profile catalog of a cluster (R30), read back by render (R32)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import yaml
+
+from taugen.compile.manifest import Manifest, annotate, object_
+from taugen.compile.quota import ClassQuota
+from taugen.errors import InputError, Problem
+from taugen.load.profiles import LoadedProfile
+from taugen.models.profile import Topology
+from taugen.resolve.cluster import ResolvedCluster
+from taugen.resolve.labels import ACCELERATOR_DOMAIN, HOSTNAME, NETWORK_DOMAIN, SITE
+from taugen.resolve.rules import gpu_class_error
+
+CATALOG_NAME = "taugen-profile-catalog"
+CATALOG_NAMESPACE = "kueue-system"
+CATALOG_KEY = "profiles.yaml"
+DIGEST_ANNOTATION = "tau.azure.com/inputs-digest"
+
+LEVEL_OF = {  # §7: the Topology level a policy requires
+    Topology.SAME_HOST: HOSTNAME,
+    Topology.SAME_ACCELERATOR_DOMAIN: ACCELERATOR_DOMAIN,
+    Topology.SAME_NETWORK_DOMAIN: NETWORK_DOMAIN,
+    Topology.SAME_SITE: SITE,
+}
+
+
+def catalog(
+    cluster: ResolvedCluster, profiles: Sequence[LoadedProfile], quotas: Sequence[ClassQuota], digest: str
+) -> Manifest:
+    _check_classes(cluster, profiles)
+    by_class = {q.gpu_class: q for q in quotas}
+    entries = [_entry(cluster, p, by_class) for p in profiles]
+    body = {"cluster": cluster.name, "inputsDigest": digest, "profiles": entries}
+    text = yaml.dump(body, Dumper=yaml.SafeDumper, sort_keys=True, width=1 << 16)
+    obj = object_("v1", "ConfigMap", CATALOG_NAME, CATALOG_NAMESPACE, data={CATALOG_KEY: text})
+    annotate(obj, {DIGEST_ANNOTATION: digest})
+    return Manifest("profile-catalog.yaml", obj)
+
+
+def _entry(
+    cluster: ResolvedCluster, loaded: LoadedProfile, by_class: dict[str, ClassQuota]
+) -> dict[str, Any]:
+    policy = loaded.profile.policy
+    reason = _not_ready_reason(cluster, policy.gpu_class, by_class)
+    entry: dict[str, Any] = {
+        "name": loaded.profile.metadata.name,
+        "policy": policy.model_dump(mode="json"),
+        "priorityClass": f"taugrid-{policy.priority_tier}",
+        "topologyLevel": LEVEL_OF.get(policy.topology),
+        "ready": reason is None,
+    }
+    if reason is not None:
+        entry["reason"] = reason
+    return entry
+
+
+def _not_ready_reason(
+    cluster: ResolvedCluster, gpu_class: str | None, by_class: dict[str, ClassQuota]
+) -> str | None:
+    if gpu_class is None:
+        return None
+    quota = by_class.get(gpu_class)
+    if quota is None:
+        return f"gpu-class {gpu_class} has no nodes in cluster {cluster.name}"
+    if quota.nodes == 0:
+        return f"gpu-class {gpu_class} has no nodes left in cluster {cluster.name} (flavor kept by R26)"
+    if quota.slots == 0:
+        return f"gpu-class {gpu_class} has no Ready node in cluster {cluster.name}"
+    return None
+
+
+def _check_classes(cluster: ResolvedCluster, profiles: Sequence[LoadedProfile]) -> None:
+    """R3: a platform identifier is refused wherever a gpu-class is given."""
+    mapping = cluster.rules.series_to_class()
+    problems: list[Problem] = []
+    for loaded in profiles:
+        value = loaded.profile.policy.gpu_class
+        if value is not None and (err := gpu_class_error(value, mapping)):
+            problems.append(loaded.doc.at(["policy", "gpu_class"]).problem("R3", *err))
+    if problems:
+        raise InputError(problems)

@@ -1,0 +1,34 @@
+"""The inputs digest (§5, R30): what a cluster's tree was compiled from, order-independent."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from taugen.load.profiles import LoadedProfile
+from taugen.resolve.cluster import ResolvedCluster
+
+
+def inputs_digest(cluster: ResolvedCluster, profiles: Sequence[LoadedProfile]) -> str:
+    """sha256 of the resolved inputs in canonical order, so reordering changes nothing."""
+    facts: dict[str, Any] = {
+        "cluster": cluster.cluster.model_dump(mode="json"),
+        "nodes": [
+            [
+                n.name,
+                n.ready,
+                n.gpu_class,
+                dict(n.labels),
+                {k: str(v) for k, v in sorted(n.facts.allocatable.items())},
+            ]
+            for n in cluster.nodes
+        ],
+        "profiles": sorted(
+            (p.profile.model_dump(mode="json") for p in profiles),
+            key=lambda p: str(p["metadata"]["name"]),
+        ),
+    }
+    blob = json.dumps(facts, sort_keys=True, separators=(",", ":")).encode()
+    return "sha256:" + hashlib.sha256(blob).hexdigest()

@@ -1,0 +1,43 @@
+"""A manifest: one Kubernetes object and the file of the output tree it belongs in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+MANAGED_BY = "app.kubernetes.io/managed-by"
+SYNC_WAVE = "argocd.argoproj.io/sync-wave"
+SYNC_OPTIONS = "argocd.argoproj.io/sync-options"
+
+
+@dataclass(frozen=True)
+class Manifest:
+    file: str  # path relative to out/<cluster>/
+    obj: dict[str, Any]
+
+    @property
+    def kind(self) -> str:
+        return str(self.obj["kind"])
+
+    @property
+    def identity(self) -> tuple[str, str, str, str]:
+        meta = self.obj["metadata"]
+        return (self.obj["apiVersion"], self.kind, meta.get("namespace", ""), meta["name"])
+
+
+def object_(
+    api_version: str, kind: str, name: str, namespace: str | None = None, **fields: Any
+) -> dict[str, Any]:
+    """A bare object; labels and annotations are added when the tree is decorated (§4)."""
+    meta: dict[str, Any] = {"name": name}
+    if namespace is not None:
+        meta["namespace"] = namespace
+    return {"apiVersion": api_version, "kind": kind, "metadata": meta, **fields}
+
+
+def annotate(obj: dict[str, Any], annotations: dict[str, str]) -> None:
+    obj["metadata"].setdefault("annotations", {}).update(annotations)
+
+
+def label(obj: dict[str, Any], labels: dict[str, str]) -> None:
+    obj["metadata"].setdefault("labels", {}).update(labels)

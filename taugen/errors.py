@@ -1,0 +1,67 @@
+"""Errors are data (STYLE.md): problems with positions, and one root exception."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One finding in one input file; line and col are 1-based (0 when unknown)."""
+
+    path: Path
+    line: int
+    col: int
+    rule: str
+    message: str = field(compare=False)
+    hint: str = field(default="", compare=False)
+    severity: str = field(default="error", compare=False)
+
+    def as_warning(self) -> Problem:
+        return Problem(self.path, self.line, self.col, self.rule, self.message, self.hint, "warning")
+
+    def render(self, relative_to: Path | None = None) -> str:
+        shown = _shown(self.path, relative_to)
+        where = f"{shown}:{self.line}:{self.col}" if self.line else f"{shown}"
+        text = f"{where}: {self.severity}: {self.message} [{self.rule}]"
+        return f"{text}\n  hint: {self.hint}" if self.hint else text
+
+
+def _shown(path: Path, base: Path | None) -> str:
+    if base is not None:
+        try:
+            return path.resolve().relative_to(base.resolve()).as_posix()
+        except ValueError:
+            pass
+    return path.as_posix()
+
+
+class TaugenError(Exception):
+    """Root of every error taugen raises on purpose."""
+
+
+class InputError(TaugenError):
+    """Bad input or usage (exit 2): carries every problem found, sorted by position."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        unique = {(p.path, p.line, p.col, p.rule, p.message): p for p in problems}
+        self.problems = sorted(unique.values())
+        super().__init__("\n".join(p.render() for p in self.problems))
+
+
+class ProblemCollector:
+    """Collects problems of a stage; raises them together (STYLE.md: do not stop at the first)."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def add(self, problem: Problem) -> None:
+        self.problems.append(problem)
+
+    def extend(self, problems: list[Problem]) -> None:
+        self.problems.extend(problems)
+
+    def raise_if_any(self) -> None:
+        if self.problems:
+            raise InputError(self.problems)

@@ -1,0 +1,1 @@
+"""Load stage: YAML files -> typed input models, with source positions (STYLE.md)."""

@@ -1,0 +1,115 @@
+"""Read YAML (and JSON) with ruamel's round-trip loader, keeping every node's position."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from taugen.errors import InputError, Problem
+
+Loc = Sequence[str | int]
+
+
+@dataclass(frozen=True)
+class Position:
+    path: Path
+    line: int
+    col: int
+
+    def problem(self, rule: str, message: str, hint: str = "") -> Problem:
+        return Problem(self.path, self.line, self.col, rule, message, hint)
+
+
+@dataclass(frozen=True)
+class Document:
+    """One YAML document and the file it came from."""
+
+    path: Path
+    data: Any
+
+    def at(self, loc: Loc, *, key: bool = False) -> Position:
+        """Position of the value at `loc` (or of its key); the nearest existing parent otherwise."""
+        line, col = _start(self.data)
+        node = self.data
+        last = len(loc) - 1
+        for index, step in enumerate(loc):
+            found = _child_position(node, step, key=key and index == last)
+            if found is None:
+                break
+            line, col = found
+            node = node[step]
+        return Position(self.path, line + 1, col + 1)
+
+
+def _start(node: Any) -> tuple[int, int]:
+    lc = getattr(node, "lc", None)
+    return (lc.line, lc.col) if lc is not None else (0, 0)
+
+
+def _child_position(node: Any, step: str | int, *, key: bool) -> tuple[int, int] | None:
+    lc = getattr(node, "lc", None)
+    if lc is None:
+        return None
+    if isinstance(node, dict) and step in node:
+        pos = lc.key(step) if key else lc.value(step)
+        return (pos[0], pos[1])
+    if isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+        pos = lc.item(step)
+        return (pos[0], pos[1])
+    return None
+
+
+def read_text(path: Path) -> str:
+    """File text as UTF-8; a problem at the first undecodable byte otherwise."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError([Problem(path, 0, 0, "io", "file not found", "check the path")]) from None
+    except OSError as err:
+        raise InputError([Problem(path, 0, 0, "io", f"cannot read: {err.strerror}")]) from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        before = raw[: err.start]
+        line = before.count(b"\n") + 1
+        col = err.start - (before.rfind(b"\n") + 1) + 1
+        raise InputError(
+            [Problem(path, line, col, "yaml", "the file is not UTF-8", "save it as UTF-8")]
+        ) from None
+
+
+def load_documents(path: Path) -> list[Document]:
+    """Every non-empty document of a YAML stream; duplicate keys are errors."""
+    text = read_text(path)
+    yaml = YAML(typ="rt")
+    yaml.allow_duplicate_keys = False
+    try:
+        docs = list(yaml.load_all(text))
+    except MarkedYAMLError as err:
+        raise InputError([_yaml_problem(path, err)]) from None
+    except YAMLError as err:
+        raise InputError([Problem(path, 1, 1, "yaml", f"invalid YAML: {err}")]) from None
+    return [Document(path, d) for d in docs if d is not None]
+
+
+def load_one(path: Path) -> Document:
+    docs = load_documents(path)
+    if len(docs) != 1:
+        what = "is empty" if not docs else f"holds {len(docs)} documents"
+        raise InputError([Problem(path, 1, 1, "yaml", f"the file {what}; one document is expected")])
+    return docs[0]
+
+
+def _yaml_problem(path: Path, err: MarkedYAMLError) -> Problem:
+    mark = err.problem_mark or err.context_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    problem = (err.problem or "invalid YAML").strip()
+    if "duplicate key" in problem or "found duplicate key" in str(err):
+        return Problem(path, line, col, "yaml", problem, "remove one of the duplicate keys")
+    context = f" ({err.context.strip()})" if err.context else ""
+    return Problem(path, line, col, "yaml", f"{problem}{context}", "fix the YAML syntax")

@@ -1,0 +1,186 @@
+"""Load an inventory in either form into one shape: node facts with their positions."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from taugen.errors import InputError, Problem, ProblemCollector
+from taugen.load.document import Document, Loc, Position, load_one
+from taugen.load.validate import validate
+from taugen.models.inventory import ClusterInventory, KubeNode, NodeList
+from taugen.quantity import Quantity
+
+GPU = "nvidia.com/gpu"
+RULE = "inventory"
+INSTANCE_TYPE_LABELS = ("node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type")
+REGION_LABEL = "topology.kubernetes.io/region"
+
+
+@dataclass(frozen=True)
+class NodeFacts:
+    """What the inventory says about one node, in either form."""
+
+    name: str
+    vm_size: str | None
+    site: str | None
+    ready: bool
+    allocatable: Mapping[str, Quantity]
+    labels: Mapping[str, str]
+    doc: Document
+    base: tuple[str | int, ...]
+    native: bool
+
+    def at(self, field: str, key: str | None = None) -> Position:
+        """Position of a field of this node in its file, whichever form it came in."""
+        return self.doc.at(self.base + tuple(_field_loc(field, key, native=self.native)))
+
+    @property
+    def gpus(self) -> int:
+        quantity = self.allocatable.get(GPU)
+        return int(quantity.value) if quantity is not None else 0
+
+
+def _field_loc(field: str, key: str | None, *, native: bool) -> Loc:
+    if native:
+        return [field] if key is None else [field, key]
+    kube = {
+        "name": ["metadata", "name"],
+        "labels": ["metadata", "labels"],
+        "allocatable": ["status", "allocatable"],
+        "vmSize": ["metadata", "labels", INSTANCE_TYPE_LABELS[0]],
+        "site": ["metadata", "labels", REGION_LABEL],
+        "ready": ["status", "conditions"],
+    }[field]
+    return kube if key is None else [*kube, key]
+
+
+@dataclass(frozen=True)
+class Inventory:
+    path: Path
+    observed_at: datetime
+    observed_at_pos: Position
+    site: str | None
+    nodes: tuple[NodeFacts, ...]
+
+
+def load_inventory(path: Path) -> Inventory:
+    doc = load_one(path)
+    kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
+    if kind == "ClusterInventory":
+        inventory = _native(doc)
+    elif kind in ("List", "NodeList"):
+        inventory = _kubectl(doc)
+    else:
+        raise InputError(
+            [
+                doc.at(["kind"]).problem(
+                    RULE,
+                    f"kind {kind!r} is not an inventory",
+                    "use kind: ClusterInventory, or the output of `kubectl get nodes -o yaml`",
+                )
+            ]
+        )
+    _check_nodes(inventory)
+    return inventory
+
+
+def _native(doc: Document) -> Inventory:
+    model = validate(ClusterInventory, doc, RULE)
+    nodes = tuple(
+        NodeFacts(n.name, n.vmSize, n.site, n.ready, n.allocatable, n.labels, doc, ("nodes", i), True)
+        for i, n in enumerate(model.nodes)
+    )
+    return Inventory(doc.path, model.observedAt, doc.at(["observedAt"]), model.site, nodes)
+
+
+def _kubectl(doc: Document) -> Inventory:
+    model = validate(NodeList, doc, RULE)
+    nodes = tuple(_kube_node(doc, i, n) for i, n in enumerate(model.items))
+    beats = [
+        c.lastHeartbeatTime
+        for n in model.items
+        for c in n.status.conditions
+        if c.type == "Ready" and c.lastHeartbeatTime is not None
+    ]
+    if not beats:
+        raise InputError(
+            [
+                doc.at(["items"]).problem(
+                    RULE,
+                    "no node has a Ready condition with lastHeartbeatTime: observedAt is unknown",
+                    "export the nodes with `kubectl get nodes -o yaml` from a live cluster",
+                )
+            ]
+        )
+    return Inventory(doc.path, max(beats), doc.at(["items"]), None, nodes)
+
+
+def _kube_node(doc: Document, index: int, node: KubeNode) -> NodeFacts:
+    labels = node.metadata.labels
+    vm_size = next((labels[k] for k in INSTANCE_TYPE_LABELS if k in labels), None)
+    ready = not node.spec.unschedulable and any(
+        c.type == "Ready" and c.status == "True" for c in node.status.conditions
+    )
+    return NodeFacts(
+        node.metadata.name,
+        vm_size,
+        labels.get(REGION_LABEL),
+        ready,
+        node.status.allocatable,
+        labels,
+        doc,
+        ("items", index),
+        False,
+    )
+
+
+def _check_nodes(inventory: Inventory) -> None:
+    problems = ProblemCollector()
+    if not inventory.nodes:
+        problems.add(
+            Problem(
+                inventory.path,
+                1,
+                1,
+                RULE,
+                "the inventory lists no nodes",
+                "export the cluster's nodes into it",
+            )
+        )
+    seen: dict[str, NodeFacts] = {}
+    for node in inventory.nodes:
+        if node.name in seen:
+            first = seen[node.name].at("name")
+            problems.add(
+                node.at("name").problem(
+                    RULE,
+                    f"duplicate node name {node.name!r} (first at line {first.line})",
+                    "each node appears once; remove or rename one",
+                )
+            )
+        seen.setdefault(node.name, node)
+        problems.extend(_quantity_problems(node))
+    problems.raise_if_any()
+
+
+def _quantity_problems(node: NodeFacts) -> list[Problem]:
+    found = []
+    for resource, quantity in sorted(node.allocatable.items()):
+        if quantity.value < 0:
+            found.append(
+                node.at("allocatable", resource).problem(
+                    RULE, f"allocatable {resource} is negative ({quantity})", "use a value >= 0"
+                )
+            )
+        elif resource == GPU and not quantity.is_integer():
+            found.append(
+                node.at("allocatable", resource).problem(
+                    RULE,
+                    f"allocatable {GPU} must be a whole number, not {quantity}",
+                    "GPUs are counted in whole devices",
+                )
+            )
+    return found

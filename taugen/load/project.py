@@ -1,0 +1,106 @@
+"""Load the project file and everything it names (SPEC §1.1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from taugen.errors import InputError, Problem, ProblemCollector
+from taugen.load.document import Document, Position, load_one
+from taugen.load.inventory import Inventory, load_inventory
+from taugen.load.profiles import BUILTIN_PROFILES, LoadedProfile, load_profiles
+from taugen.load.rules import LoadedRule, load_rules
+from taugen.load.validate import validate
+from taugen.models.project import Cluster, Project
+
+RULE = "project"
+LOCK_NAME = "taugen.lock"
+
+
+@dataclass(frozen=True)
+class LoadedProject:
+    project: Project
+    doc: Document
+    root: Path  # folder of the project file: paths are relative to it
+
+    @property
+    def lock_path(self) -> Path:
+        return self.root / LOCK_NAME
+
+    def output_root(self, override: Path | None) -> Path:
+        return override if override is not None else self.root / self.project.output
+
+    def profile_sources(self) -> list[Path]:
+        listed = self.project.profiles
+        return [self.root / p for p in listed] if listed is not None else [BUILTIN_PROFILES]
+
+
+@dataclass(frozen=True)
+class ClusterInputs:
+    cluster: Cluster
+    inventory: Inventory
+    rules: list[LoadedRule]
+
+
+def load_project(path: Path) -> LoadedProject:
+    doc = load_one(path)
+    project = validate(Project, doc, RULE)
+    _check_unique(doc, project)
+    return LoadedProject(project, doc, path.resolve().parent)
+
+
+def _check_unique(doc: Document, project: Project) -> None:
+    problems = ProblemCollector()
+    seen: set[str] = set()
+    for i, cluster in enumerate(project.clusters):
+        if cluster.name in seen:
+            problems.add(
+                doc.at(["clusters", i, "name"]).problem(
+                    RULE, f"cluster {cluster.name!r} is listed twice", "cluster names are unique"
+                )
+            )
+        seen.add(cluster.name)
+        namespaces: set[str] = set()
+        for j, tenant in enumerate(cluster.tenants):
+            if tenant.namespace in namespaces:
+                problems.add(
+                    doc.at(["clusters", i, "tenants", j, "namespace"]).problem(
+                        RULE,
+                        f"tenant namespace {tenant.namespace!r} is listed twice",
+                        "list each namespace once",
+                    )
+                )
+            namespaces.add(tenant.namespace)
+    problems.raise_if_any()
+
+
+def load_cluster_inputs(loaded: LoadedProject, cluster: Cluster) -> ClusterInputs:
+    """The cluster's inventory and rules; problems of every file are reported together."""
+    problems = ProblemCollector()
+    inventory: Inventory | None = None
+    rules: list[LoadedRule] = []
+    index = loaded.project.clusters.index(cluster)
+    try:
+        inventory = load_inventory(loaded.root / cluster.inventory)
+    except InputError as err:
+        problems.extend(_anchored(err, loaded.doc.at(["clusters", index, "inventory"])))
+    for i, rules_file in enumerate(cluster.rules):
+        try:
+            rules.extend(load_rules(loaded.root / rules_file))
+        except InputError as err:
+            problems.extend(_anchored(err, loaded.doc.at(["clusters", index, "rules", i])))
+    problems.raise_if_any()
+    assert inventory is not None
+    return ClusterInputs(cluster, inventory, rules)
+
+
+def _anchored(err: InputError, reference: Position) -> list[Problem]:
+    """A file that cannot be read is reported where the project names it."""
+    return [
+        reference.problem(p.rule, f"{p.path.as_posix()}: {p.message}", p.hint) if not p.line else p
+        for p in err.problems
+    ]
+
+
+def load_project_profiles(loaded: LoadedProject) -> list[LoadedProfile]:
+    return load_profiles(loaded.profile_sources())

@@ -1,0 +1,59 @@
+"""Load extraNodeLabelRules files: the Helm-values shape or a bare list (SPEC §1.3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from taugen.errors import InputError
+from taugen.load.document import Document, Position, load_one
+from taugen.load.validate import validate
+from taugen.models.rules import NodeLabelRule, RulesFile
+
+RULE = "R1"
+HELM_PATH = ("tau-core-controller", "tauCluster")
+
+
+@dataclass(frozen=True)
+class LoadedRule:
+    rule: NodeLabelRule
+    doc: Document | None  # None for built-in rules
+    loc: tuple[str | int, ...]
+
+    def label_at(self, key: str) -> Position | None:
+        return self.doc.at([*self.loc, "labels", key]) if self.doc else None
+
+
+def load_rules(path: Path) -> list[LoadedRule]:
+    doc = load_one(path)
+    prefix, data = _envelope(doc)
+    model = validate(RulesFile, doc, RULE, data=data)
+    return [
+        LoadedRule(rule, doc, (*prefix, "extraNodeLabelRules", i))
+        for i, rule in enumerate(model.extraNodeLabelRules)
+    ]
+
+
+def _envelope(doc: Document) -> tuple[tuple[str, ...], Any]:
+    """Where the rules are: a bare list, {extraNodeLabelRules: …}, or the chart's values."""
+    data = doc.data
+    if isinstance(data, list):
+        return (), {"extraNodeLabelRules": data}
+    if isinstance(data, dict) and HELM_PATH[0] in data:
+        node: Any = data
+        for step in HELM_PATH:
+            node = node.get(step) if isinstance(node, dict) else None
+        if isinstance(node, dict) and "extraNodeLabelRules" in node:
+            # Other chart values may sit beside the rules: only the rules are read.
+            return HELM_PATH, {"extraNodeLabelRules": node["extraNodeLabelRules"]}
+        raise InputError(
+            [
+                doc.at(list(HELM_PATH)).problem(
+                    RULE,
+                    "no tau-core-controller.tauCluster.extraNodeLabelRules in this values file",
+                    "add the rules under tau-core-controller.tauCluster.extraNodeLabelRules",
+                )
+            ]
+        )
+    return (), data

@@ -1,0 +1,78 @@
+"""Validate a document against a pydantic model; map every error onto a file position."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from taugen.errors import InputError, Problem
+from taugen.load.document import Document
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def validate(model: type[M], doc: Document, rule: str, data: Any = None) -> M:
+    """The model, or an InputError listing every problem of the document."""
+    try:
+        return model.model_validate(doc.data if data is None else data)
+    except ValidationError as err:
+        problems = [_problem(model, doc, rule, e) for e in err.errors()]
+        raise InputError(problems) from None
+
+
+def _problem(model: type[BaseModel], doc: Document, rule: str, error: Any) -> Problem:
+    loc = [step for step in error["loc"] if not _is_union_tag(step)]
+    where = ".".join(str(s) for s in loc) or "document"
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        pos = doc.at(loc, key=True)
+        allowed = _allowed_keys(model, loc[:-1])
+        close = difflib.get_close_matches(str(loc[-1]), allowed, n=1)
+        hint = f"did you mean {close[0]!r}?" if close else f"allowed keys: {', '.join(allowed)}"
+        return pos.problem(rule, f"{where}: unknown key", hint)
+    pos = doc.at(loc)
+    if kind == "missing":
+        return pos.problem(rule, f"{where}: required field is missing", f"add {loc[-1]!r}")
+    message = error["msg"].removeprefix("Value error, ")
+    return pos.problem(rule, f"{where}: {message}", _hint(kind, error))
+
+
+def _is_union_tag(step: Any) -> bool:
+    # pydantic inserts the member type's name into locs of union members ("str", "function-...").
+    return isinstance(step, str) and ("[" in step or step in {"str", "int", "list", "dict"})
+
+
+def _hint(kind: str, error: Any) -> str:
+    if kind == "literal_error":
+        return f"use one of {error.get('ctx', {}).get('expected', 'the listed values')}"
+    if kind == "enum":
+        return f"use one of {error.get('ctx', {}).get('expected', 'the listed values')}"
+    if kind.endswith("_type"):
+        return 'check the value\'s type; quote strings such as "true" or "08"'
+    return "see the JSON Schemas in schemas/ for the accepted form"
+
+
+def _allowed_keys(model: type[BaseModel], loc: list[Any]) -> list[str]:
+    """The property names the model's JSON Schema allows at `loc` (for did-you-mean hints)."""
+    schema = model.model_json_schema()
+    node: dict[str, Any] = schema
+    for step in loc:
+        node = _deref(schema, node)
+        if isinstance(step, int):
+            node = node.get("items", {})
+        else:
+            node = node.get("properties", {}).get(step) or node.get("additionalProperties") or {}
+    node = _deref(schema, node)
+    return sorted(node.get("properties", {}))
+
+
+def _deref(root: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    while True:
+        if "$ref" in node:
+            node = root["$defs"][node["$ref"].rsplit("/", 1)[-1]]
+        elif "anyOf" in node:
+            node = next((n for n in node["anyOf"] if n.get("type") != "null"), {})
+        else:
+            return node

@@ -1,0 +1,1 @@
+"""Typed input models (pydantic v2): strict, frozen, unknown keys are errors."""

@@ -1,0 +1,91 @@
+"""Shared model configuration and field types."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Annotated, Any, Final
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, WithJsonSchema
+
+from taugen.names import dns1123_label_error, dns1123_subdomain_error
+from taugen.quantity import Quantity, QuantityError
+
+API_VERSION: Final = "taugen.tau.azure.com/v1alpha1"
+
+
+class StrictModel(BaseModel):
+    """Unknown keys are errors (SPEC §1); values are immutable once loaded."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class LooseModel(BaseModel):
+    """For objects written by other tools (kubectl output): only the fields we read."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+def _quantity(value: Any) -> Quantity:
+    if isinstance(value, Quantity):
+        return value
+    if isinstance(value, float):
+        raise ValueError(f'{value!r} is a float; write quantities as strings, e.g. "96" or 500m')
+    if not isinstance(value, str | int) or isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a Kubernetes quantity")
+    try:
+        return Quantity.parse(value)
+    except QuantityError as err:
+        raise ValueError(str(err)) from None
+
+
+QuantityField = Annotated[
+    Quantity,
+    BeforeValidator(_quantity),
+    PlainSerializer(str, return_type=str),
+    WithJsonSchema(
+        {"anyOf": [{"type": "string"}, {"type": "integer"}], "description": "Kubernetes quantity"}
+    ),
+]
+
+
+def _checked(check: Any) -> Any:
+    def validate(value: Any) -> Any:
+        if isinstance(value, str) and (why := check(value)):
+            raise ValueError(f"{value!r} {why}")
+        return value
+
+    return BeforeValidator(validate)
+
+
+DNSLabel = Annotated[str, _checked(dns1123_label_error)]
+DNSSubdomain = Annotated[str, _checked(dns1123_subdomain_error)]
+
+_DURATION = re.compile(r"^(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?(?:(?P<s>\d+)s)?$")
+
+
+def parse_duration(value: Any) -> timedelta:
+    """A Go-style duration such as 168h or 90m30s (what Kubernetes tools write)."""
+    if isinstance(value, timedelta):
+        return value
+    match = _DURATION.match(value) if isinstance(value, str) and value else None
+    if match is None or not any(match.groupdict().values()):
+        raise ValueError(f"{value!r} is not a duration such as 168h, 90m or 1h30m")
+    parts = {k: int(v or 0) for k, v in match.groupdict().items()}
+    return timedelta(hours=parts["h"], minutes=parts["m"], seconds=parts["s"])
+
+
+def _format_duration(value: timedelta) -> str:
+    return f"{int(value.total_seconds())}s"
+
+
+Duration = Annotated[
+    timedelta,
+    BeforeValidator(parse_duration),
+    PlainSerializer(_format_duration, return_type=str),
+    WithJsonSchema({"type": "string", "pattern": _DURATION.pattern}),
+]
+
+
+class Metadata(StrictModel):
+    name: DNSSubdomain

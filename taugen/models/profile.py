@@ -1,0 +1,38 @@
+"""Workload profiles (SPEC §1.4)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import Field
+
+from taugen.models.base import API_VERSION, StrictModel
+from taugen.models.base import Metadata as Metadata
+
+
+class Topology(StrEnum):
+    UNCONSTRAINED = "unconstrained"
+    SAME_HOST = "same-host"
+    SAME_ACCELERATOR_DOMAIN = "same-accelerator-domain"
+    SAME_NETWORK_DOMAIN = "same-network-domain"
+    SAME_SITE = "same-site"
+
+
+class PriorityTier(StrEnum):
+    DEFAULT = "default"
+    PRIORITY = "priority"
+
+
+class Policy(StrictModel):
+    priority_tier: PriorityTier = PriorityTier.DEFAULT
+    gpu_class: str | None = Field(default=None, description="Omit for CPU-only work")
+    topology: Topology = Topology.UNCONSTRAINED
+
+
+class WorkloadProfile(StrictModel):
+    apiVersion: Literal["taugen.tau.azure.com/v1alpha1"] = API_VERSION
+    kind: Literal["WorkloadProfile"]
+    metadata: Metadata
+    description: str | None = None
+    policy: Policy

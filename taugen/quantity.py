@@ -1,0 +1,111 @@
+"""Kubernetes resource quantities: parse, compare and print in canonical form.
+
+No well-kept Python library prints the API server's canonical form (the `kubernetes`
+client only parses), so this follows apimachinery's `Quantity.CanonicalizeBytes`:
+the suffix family of the input is kept, BinarySI below 1Ki or with a fraction falls back
+to DecimalSI, and the exponent is the largest multiple of 3 that keeps the mantissa whole.
+Without the canonical form Argo CD reports a permanent diff (SPEC §3).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+Format = Literal["DecimalSI", "BinarySI", "DecimalExponent"]
+
+_DECIMAL = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
+_BINARY = {"Ki": 1, "Mi": 2, "Gi": 3, "Ti": 4, "Pi": 5, "Ei": 6}
+_SUFFIX_OF_EXP = {exp: suffix for suffix, exp in _DECIMAL.items()}
+_SUFFIX_OF_POW = {pow_: suffix for suffix, pow_ in _BINARY.items()}
+_PATTERN = re.compile(
+    r"^(?P<num>[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"
+    r"(?P<suffix>Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?$"
+)
+_NANO = Fraction(1, 10**9)
+_MAX_EXPONENT = 10**3  # refuse absurd exponents such as 1e400 before computing them
+
+
+class QuantityError(ValueError):
+    """A string that is not a Kubernetes quantity."""
+
+
+@dataclass(frozen=True, order=True)
+class Quantity:
+    value: Fraction
+    format: Format = "DecimalSI"
+
+    @classmethod
+    def parse(cls, text: str | int) -> Quantity:
+        if isinstance(text, bool):
+            raise QuantityError(f"{text!r} is a boolean, not a quantity")
+        if isinstance(text, int):
+            return cls(Fraction(text), "DecimalSI")
+        match = _PATTERN.match(text.strip()) if isinstance(text, str) else None
+        if match is None:
+            raise QuantityError(f"{text!r} is not a Kubernetes quantity (e.g. 8, 500m, 64Gi)")
+        number = Fraction(match["num"])
+        suffix = match["suffix"] or ""
+        if suffix in _BINARY:
+            return cls(number * 1024 ** _BINARY[suffix], "BinarySI")
+        if suffix[:1] in ("e", "E"):
+            exponent = int(suffix[1:])
+            if abs(exponent) > _MAX_EXPONENT:
+                raise QuantityError(f"{text!r}: exponent out of range")
+            return cls(_round_up_nano(number * Fraction(10) ** exponent), "DecimalExponent")
+        return cls(_round_up_nano(number * Fraction(10) ** _DECIMAL[suffix]), "DecimalSI")
+
+    def is_integer(self) -> bool:
+        return self.value.denominator == 1
+
+    def canonical(self) -> str:
+        """The string the API server prints for this quantity."""
+        if self.value == 0:
+            return "0"
+        fmt = self.format
+        if fmt == "BinarySI" and (abs(self.value) < 1024 or not self.is_integer()):
+            fmt = "DecimalSI"
+        if fmt == "BinarySI":
+            return _base1024(int(self.value))
+        return _base10(self.value, fmt)
+
+    def __str__(self) -> str:
+        return self.canonical()
+
+
+def _round_up_nano(value: Fraction) -> Fraction:
+    # apimachinery rounds precision below 1n up (away from zero) when parsing.
+    scaled = value / _NANO
+    if scaled.denominator == 1:
+        return value
+    return Fraction(math.ceil(scaled) if value > 0 else math.floor(scaled)) * _NANO
+
+
+def _base1024(value: int) -> str:
+    mantissa, power = value, 0
+    while power < 6 and mantissa % 1024 == 0:
+        mantissa //= 1024
+        power += 1
+    return f"{mantissa}{_SUFFIX_OF_POW.get(power, '')}"
+
+
+def _base10(value: Fraction, fmt: Format) -> str:
+    mantissa, exponent = value, 0
+    while mantissa.denominator != 1:
+        mantissa *= 1000
+        exponent -= 3
+    whole = int(mantissa)
+    while whole % 1000 == 0:
+        whole //= 1000
+        exponent += 3
+    if fmt == "DecimalExponent":
+        return f"{whole}e{exponent}" if exponent else str(whole)
+    suffix = _SUFFIX_OF_EXP.get(exponent)
+    return f"{whole}{suffix}" if suffix is not None else f"{whole}e{exponent}"
+
+
+def canonical(text: str | int) -> str:
+    return Quantity.parse(text).canonical()

@@ -1,0 +1,100 @@
+"""Topology domains of a GPU node (R11-R14) and the tree check (R16)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Sequence
+
+from taugen.errors import Problem
+from taugen.load.inventory import NodeFacts
+from taugen.names import label_value_error
+from taugen.resolve.labels import (
+    ACCELERATOR_DOMAIN,
+    HOSTNAME,
+    INFINIBAND,
+    NETWORK_DOMAIN,
+    PROVIDER_ACCELERATOR_DOMAIN,
+    PROVIDER_NETWORK_DOMAIN,
+    SITE,
+)
+
+SINGLETON = "singleton-"
+
+
+def singleton(hostname: str) -> str:
+    """R14: deterministic, distinct per node, always a valid label value."""
+    plain = SINGLETON + hostname
+    if label_value_error(plain) is None:
+        return plain
+    head = hostname[:44].rstrip("-_.")
+    digest = hashlib.sha256(hostname.encode()).hexdigest()[:8]
+    return f"{SINGLETON}{head}-{digest}"
+
+
+def hostname_of(node: NodeFacts) -> str:
+    return node.labels.get(HOSTNAME, node.name)
+
+
+def topology_labels(node: NodeFacts, default_site: str | None) -> tuple[dict[str, str], list[Problem]]:
+    """The site, network-domain, accelerator-domain (and infiniband) labels of a GPU node."""
+    problems: list[Problem] = []
+    site = node.site or default_site
+    if site is None:
+        problems.append(
+            node.at("name").problem(
+                "R11",
+                f"node {node.name} has no site and the inventory sets no default site",
+                "set `site:` on the node or at the top of the inventory",
+            )
+        )
+    elif why := label_value_error(site):
+        where = node.at("site") if node.site else node.at("name")
+        problems.append(where.problem("R15", f"site {site!r} {why}", "fix the site name"))
+    labels = {SITE: site or ""}
+    labels.update(_domain(node, PROVIDER_NETWORK_DOMAIN, NETWORK_DOMAIN, problems))
+    labels.update(_domain(node, PROVIDER_ACCELERATOR_DOMAIN, ACCELERATOR_DOMAIN, problems))
+    if PROVIDER_NETWORK_DOMAIN in node.labels:
+        labels[INFINIBAND] = "true"  # R12: an authoritative shared fabric
+    return labels, problems
+
+
+def _domain(node: NodeFacts, provider: str, level: str, problems: list[Problem]) -> dict[str, str]:
+    value = node.labels.get(provider)
+    if value is None:
+        return {level: singleton(hostname_of(node))}  # R12/R13: never implied by GPU model
+    if why := label_value_error(value):
+        problems.append(
+            node.at("labels", provider).problem(
+                "R15",
+                f"node {node.name}: label {provider}={value!r} {why}",
+                "fix the provider label value in the inventory",
+            )
+        )
+    return {level: value}
+
+
+def check_tree(placed: Sequence[tuple[NodeFacts, dict[str, str]]]) -> list[Problem]:
+    """R16: an accelerator domain lies in one network domain of one site."""
+    sides: dict[str, dict[tuple[str, str], list[NodeFacts]]] = defaultdict(lambda: defaultdict(list))
+    for node, labels in placed:
+        parent = (labels[SITE], labels[NETWORK_DOMAIN])
+        sides[labels[ACCELERATOR_DOMAIN]][parent].append(node)
+    problems = []
+    for domain, by_parent in sorted(sides.items()):
+        if len(by_parent) < 2:
+            continue
+        parts = sorted(by_parent.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+        described = "; ".join(
+            f"{site}/{net}: {', '.join(sorted(n.name for n in nodes))}" for (site, net), nodes in parts
+        )
+        first_odd = min(parts[1][1], key=lambda n: n.name)
+        problems.append(
+            first_odd.at("labels", PROVIDER_ACCELERATOR_DOMAIN).problem(
+                "R16",
+                f"accelerator domain {domain!r} spans {len(parts)} network domains ({described})",
+                "an NVLink island lies in one fabric of one site: fix the nodes' "
+                f"{PROVIDER_NETWORK_DOMAIN} or {PROVIDER_ACCELERATOR_DOMAIN} labels",
+            )
+        )
+    return problems

@@ -1,0 +1,116 @@
+"""Node label rules: built-ins first, then extra rules in file order (R1-R3)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+
+from taugen.errors import Problem
+from taugen.load.rules import LoadedRule
+from taugen.models.rules import NodeLabelRule, RuleMatch
+from taugen.names import dns1123_label_error, label_key_error, label_value_error
+from taugen.resolve.labels import COMPUTED, GPU_CLASS, GPU_SERIES, PLATFORM_PREFIX
+
+# R2: (vmSizes, gpu-series, gpu-class)
+_BUILTIN = (
+    (("Standard_ND96asr_v4",), "nd-a100-v4", "a100-40gb"),
+    (("Standard_ND96amsr_A100_v4",), "ndm-a100-v4", "a100-80gb"),
+    (
+        ("Standard_NC24ads_A100_v4", "Standard_NC48ads_A100_v4", "Standard_NC96ads_A100_v4"),
+        "nc-a100-v4",
+        "a100-80gb",
+    ),
+    (("Standard_ND96isr_H100_v5",), "nd-h100-v5", "h100-80gb"),
+    (("Standard_ND96isr_H200_v5",), "nd-h200-v5", "h200-141gb"),
+)
+
+BUILTIN_RULES = tuple(
+    LoadedRule(
+        NodeLabelRule(
+            match=RuleMatch(vmSizes=list(sizes)),
+            labels={GPU_SERIES: series, GPU_CLASS: gpu_class},
+        ),
+        None,
+        (),
+    )
+    for sizes, series, gpu_class in _BUILTIN
+)
+
+
+class RuleSet:
+    """Labels per vmSize (R1: exact match ignoring ASCII case; R2: the last rule wins)."""
+
+    def __init__(self, extra: Iterable[LoadedRule]) -> None:
+        self.rules = (*BUILTIN_RULES, *extra)
+        self.labels_for = cache(self._labels_for)
+
+    def _labels_for(self, vm_size: str | None) -> dict[str, str]:
+        labels: dict[str, str] = {}
+        if vm_size is None:
+            return labels
+        wanted = _fold(vm_size)
+        for loaded in self.rules:
+            if any(_fold(size) == wanted for size in loaded.rule.match.vmSizes):
+                labels.update(loaded.rule.labels)
+        return labels
+
+    def series_to_class(self) -> dict[str, str]:
+        """gpu-series -> the gpu-class the same rule gives (for R3 hints)."""
+        mapping: dict[str, str] = {}
+        for loaded in self.rules:
+            series = loaded.rule.labels.get(GPU_SERIES)
+            if series is not None:
+                mapping[series] = loaded.rule.labels.get(GPU_CLASS, "?")
+        return mapping
+
+
+def _fold(text: str) -> str:
+    # R1 ignores ASCII case only: str.lower() would also fold non-ASCII letters.
+    return text.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def gpu_class_error(value: str, series_to_class: dict[str, str]) -> tuple[str, str] | None:
+    """(message, hint) when `value` cannot be a gpu-class (R3), else None."""
+    if value in series_to_class:
+        return (
+            f"{value!r} is a gpu-series, a platform identifier, not a gpu-class",
+            f"series {value} maps to gpu-class {series_to_class[value]!r}; use that",
+        )
+    if value.startswith(PLATFORM_PREFIX):
+        bare = value.removeprefix(PLATFORM_PREFIX)
+        return (
+            f"{value!r} is a platform identifier (taugrid-…), not a gpu-class",
+            f"name the hardware only, e.g. {bare!r}",
+        )
+    if why := dns1123_label_error(value):
+        return f"gpu-class {value!r} {why}", "use a lower-case name such as h200-141gb"
+    return None
+
+
+def check_rules(rule_set: RuleSet) -> list[Problem]:
+    """Every problem of the extra rules (R3, R15, R17), positioned at the offending label."""
+    mapping = rule_set.series_to_class()
+    found: list[Problem] = []
+    for loaded in rule_set.rules:
+        for key, value in loaded.rule.labels.items():
+            pos = loaded.label_at(key)
+            if pos is None:
+                continue
+            if key in COMPUTED:
+                found.append(
+                    pos.problem(
+                        "R17",
+                        f"label {key} is computed by taugen; a rule cannot set it",
+                        "remove it from the rule",
+                    )
+                )
+            elif why := label_key_error(key):
+                found.append(pos.problem("R15", f"label key {key!r}: {why}", "fix the key"))
+            elif key == GPU_CLASS and (err := gpu_class_error(value, mapping)):
+                found.append(pos.problem("R3", *err))
+            elif why := label_value_error(value):
+                found.append(pos.problem("R15", f"label {key}={value!r} {why}", "fix the value"))
+    return found
