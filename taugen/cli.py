@@ -14,6 +14,7 @@ import click
 from taugen import __version__
 from taugen.build import BuildOptions, BuildResult, build
 from taugen.errors import InputError, Problem, TaugenError
+from taugen.schemas import KINDS, schema_files
 
 EXIT_OK, EXIT_FOUND, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 ISSUES = "https://github.com/tau-azure/taugen/issues"
@@ -97,4 +98,23 @@ def _report(result: BuildResult, check: bool) -> int:
         click.echo("up to date")
         return EXIT_OK
     click.echo(f"wrote {', '.join(result.written)}" if result.written else "up to date")
+    return EXIT_OK
+
+
+@main.command("schema")
+@click.argument("kind", required=False, type=click.Choice(sorted(KINDS)))
+@click.option("--out", type=click.Path(path_type=Path), help="Write every schema into this folder.")
+@_guarded
+def schema_command(kind: str | None, out: Path | None) -> int:
+    """Print the JSON Schema of an input KIND, or write them all with --out."""
+    files = schema_files()
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, content in files.items():
+            (out / name).write_bytes(content)
+        click.echo(f"wrote {len(files)} schemas to {out}")
+        return EXIT_OK
+    chosen = [f"{kind.lower()}.schema.json"] if kind else sorted(files)
+    for name in chosen:
+        click.echo(files[name].decode(), nl=False)
     return EXIT_OK

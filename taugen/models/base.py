@@ -83,7 +83,7 @@ Duration = Annotated[
     timedelta,
     BeforeValidator(parse_duration),
     PlainSerializer(_format_duration, return_type=str),
-    WithJsonSchema({"type": "string", "pattern": _DURATION.pattern}),
+    WithJsonSchema({"type": "string", "pattern": "^([0-9]+h)?([0-9]+m)?([0-9]+s)?$"}),
 ]
 
 

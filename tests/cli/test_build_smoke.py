@@ -1,0 +1,33 @@
+"""End-to-end through the CLI: exit codes of SPEC §6 and the whole-object result."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import Run
+from tests.helpers import gpu_node, inventory, read_objects, snapshot, write_project, write_yaml
+
+
+def test_build_writes_tree_and_check_agrees(tmp_path: Path, run: Run) -> None:
+    project = write_project(tmp_path, inventory([gpu_node("h200-0"), gpu_node("h200-1", ready=False)]))
+    result = run("build", "-c", project)
+    assert result.exit_code == 0, result.output
+    objs = read_objects(tmp_path / "out" / "c1")
+    assert objs["ResourceFlavor/taugrid-h200-141gb"]["spec"] == {
+        "nodeLabels": {"tau.azure.com/gpu-class": "h200-141gb"},
+        "nodeTaints": [{"effect": "NoSchedule", "key": "sku", "value": "gpu"}],
+        "topologyName": "taugrid-gpu-topology",
+    }
+    assert run("build", "-c", project, "--check").exit_code == 0
+
+
+def test_check_exits_1_and_names_the_object(tmp_path: Path, run: Run) -> None:
+    project = write_project(tmp_path)
+    assert run("build", "-c", project).exit_code == 0
+    write_yaml(tmp_path / "inventory.yaml", inventory([gpu_node("h200-0"), gpu_node("h200-9")]))
+    before = snapshot(tmp_path / "out")
+    result = run("build", "-c", project, "--check")
+    assert result.exit_code == 1
+    assert "ClusterQueue/taugrid differs" in result.output
+    assert "nodes/h200-141gb.yaml: Node/h200-9 missing" in result.output
+    assert snapshot(tmp_path / "out") == before
