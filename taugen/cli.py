@@ -14,7 +14,7 @@ import click
 from taugen import __version__
 from taugen.build import BuildOptions, BuildResult, build
 from taugen.errors import InputError, Problem, TaugenError
-from taugen.schemas import KINDS, schema_files
+from taugen.input_schemas import KINDS, schema_files
 
 EXIT_OK, EXIT_FOUND, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 ISSUES = "https://github.com/tau-azure/taugen/issues"
