@@ -102,7 +102,7 @@ def _report(result: BuildResult, check: bool) -> int:
 
 
 @main.command("schema")
-@click.argument("kind", required=False, type=click.Choice(sorted(KINDS)))
+@click.argument("kind", required=False, type=click.Choice(sorted(KINDS), case_sensitive=False))
 @click.option("--out", type=click.Path(path_type=Path), help="Write every schema into this folder.")
 @_guarded
 def schema_command(kind: str | None, out: Path | None) -> int:

@@ -44,14 +44,29 @@ def _is_union_tag(step: Any) -> bool:
     return isinstance(step, str) and ("[" in step or step in {"str", "int", "list", "dict"})
 
 
+_HINTS = {
+    "string_type": 'write a string; quote values YAML reads otherwise, such as "true" or "08"',
+    "bool_type": "write true or false",
+    "int_type": "write a whole number",
+    "list_type": "write a YAML list",
+    "dict_type": "write a mapping of keys to values",
+    "model_type": "write a mapping with the documented keys",
+    "model_attributes_type": "write a mapping with the documented keys",
+    "timezone_aware": 'write an RFC 3339 time with a zone, e.g. "2026-11-28T12:00:00Z"',
+    "datetime_from_date_parsing": 'write an RFC 3339 time, e.g. "2026-11-28T12:00:00Z"',
+    "datetime_parsing": 'write an RFC 3339 time, e.g. "2026-11-28T12:00:00Z"',
+    "datetime_type": 'write an RFC 3339 time, e.g. "2026-11-28T12:00:00Z"',
+    "too_short": "add at least one item",
+}
+
+
 def _hint(kind: str, error: Any) -> str:
-    if kind == "literal_error":
-        return f"use one of {error.get('ctx', {}).get('expected', 'the listed values')}"
-    if kind == "enum":
-        return f"use one of {error.get('ctx', {}).get('expected', 'the listed values')}"
-    if kind.endswith("_type"):
-        return 'check the value\'s type; quote strings such as "true" or "08"'
-    return "see the JSON Schemas in schemas/ for the accepted form"
+    ctx = error.get("ctx", {})
+    if "hint" in ctx:
+        return str(ctx["hint"])
+    if kind in ("literal_error", "enum"):
+        return f"use one of {ctx.get('expected', 'the listed values')}"
+    return _HINTS.get(kind, "see the JSON Schemas in schemas/ for the accepted form")
 
 
 def _allowed_keys(model: type[BaseModel], loc: list[Any]) -> list[str]:

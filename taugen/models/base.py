@@ -7,6 +7,7 @@ from datetime import timedelta
 from typing import Annotated, Any, Final
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, WithJsonSchema
+from pydantic_core import PydanticCustomError
 
 from taugen.names import dns1123_label_error, dns1123_subdomain_error
 from taugen.quantity import Quantity, QuantityError
@@ -26,17 +27,23 @@ class LooseModel(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
 
+def invalid(message: str, hint: str) -> PydanticCustomError:
+    """A validation error that carries its own hint (shown under the error line)."""
+    return PydanticCustomError("taugen_value", "{message}", {"message": message, "hint": hint})
+
+
+QUANTITY_HINT = 'write a Kubernetes quantity as a string, e.g. "8", "500m" or 1800Gi'
+
+
 def _quantity(value: Any) -> Quantity:
     if isinstance(value, Quantity):
         return value
-    if isinstance(value, float):
-        raise ValueError(f'{value!r} is a float; write quantities as strings, e.g. "96" or 500m')
-    if not isinstance(value, str | int) or isinstance(value, bool):
-        raise ValueError(f"{value!r} is not a Kubernetes quantity")
+    if isinstance(value, float) or not isinstance(value, str | int) or isinstance(value, bool):
+        raise invalid(f"{value!r} is not a Kubernetes quantity", QUANTITY_HINT)
     try:
         return Quantity.parse(value)
     except QuantityError as err:
-        raise ValueError(str(err)) from None
+        raise invalid(str(err), QUANTITY_HINT) from None
 
 
 QuantityField = Annotated[
@@ -49,17 +56,17 @@ QuantityField = Annotated[
 ]
 
 
-def _checked(check: Any) -> Any:
+def _checked(check: Any, hint: str) -> Any:
     def validate(value: Any) -> Any:
         if isinstance(value, str) and (why := check(value)):
-            raise ValueError(f"{value!r} {why}")
+            raise invalid(f"{value!r} {why}", hint)
         return value
 
     return BeforeValidator(validate)
 
 
-DNSLabel = Annotated[str, _checked(dns1123_label_error)]
-DNSSubdomain = Annotated[str, _checked(dns1123_subdomain_error)]
+DNSLabel = Annotated[str, _checked(dns1123_label_error, "use a DNS-1123 label such as team-llm")]
+DNSSubdomain = Annotated[str, _checked(dns1123_subdomain_error, "use a DNS-1123 name such as aks-gpu-0001")]
 
 _DURATION = re.compile(r"^(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?(?:(?P<s>\d+)s)?$")
 
@@ -70,7 +77,7 @@ def parse_duration(value: Any) -> timedelta:
         return value
     match = _DURATION.match(value) if isinstance(value, str) and value else None
     if match is None or not any(match.groupdict().values()):
-        raise ValueError(f"{value!r} is not a duration such as 168h, 90m or 1h30m")
+        raise invalid(f"{value!r} is not a duration", "write hours, minutes, seconds: 168h, 90m, 1h30m")
     parts = {k: int(v or 0) for k, v in match.groupdict().items()}
     return timedelta(hours=parts["h"], minutes=parts["m"], seconds=parts["s"])
 
