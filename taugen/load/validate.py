@@ -57,6 +57,7 @@ _HINTS = {
     "datetime_parsing": 'write an RFC 3339 time, e.g. "2026-11-28T12:00:00Z"',
     "datetime_type": 'write an RFC 3339 time, e.g. "2026-11-28T12:00:00Z"',
     "too_short": "add at least one item",
+    "string_too_long": "Kueue limits this name's length (LocalQueue names: 63 characters)",
 }
 
 
