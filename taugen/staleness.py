@@ -7,6 +7,7 @@ from datetime import datetime
 from taugen.errors import InputError, Problem
 from taugen.load.inventory import Inventory
 from taugen.lock import ClusterLock
+from taugen.models.base import format_duration
 from taugen.models.project import Cluster
 
 HINT = "export a current inventory, or pass --allow-stale to build from this one anyway"
@@ -35,7 +36,7 @@ def check_fresh(
             where.problem(
                 "R31",
                 f"inventory observedAt {_iso(observed)} is older than maxInventoryAge "
-                f"({limit}) for cluster {cluster.name}",
+                f"({format_duration(limit)}) for cluster {cluster.name}",
                 HINT,
             )
         )

@@ -56,7 +56,10 @@ def _child_position(node: Any, step: str | int, *, key: bool) -> tuple[int, int]
     if lc is None:
         return None
     if isinstance(node, dict) and step in node:
-        pos = lc.key(step) if key else lc.value(step)
+        try:
+            pos = lc.key(step) if key else lc.value(step)
+        except KeyError:  # brought in by a `<<` merge key: it has no position of its own
+            return None
         return (pos[0], pos[1])
     if isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
         pos = lc.item(step)
@@ -71,13 +74,16 @@ def read_text(path: Path) -> str:
     except FileNotFoundError:
         raise InputError([Problem(path, 0, 0, "io", "file not found", "check the path")]) from None
     except OSError as err:
-        raise InputError([Problem(path, 0, 0, "io", f"cannot read: {err.strerror}")]) from None
+        raise InputError(
+            [Problem(path, 0, 0, "io", f"cannot read: {err.strerror}", "check the path and its permissions")]
+        ) from None
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         before = raw[: err.start]
         line = before.count(b"\n") + 1
-        col = err.start - (before.rfind(b"\n") + 1) + 1
+        line_start = before.rfind(b"\n") + 1
+        col = len(raw[line_start : err.start].decode("utf-8", errors="replace")) + 1
         raise InputError(
             [Problem(path, line, col, "yaml", "the file is not UTF-8", "save it as UTF-8")]
         ) from None
@@ -93,15 +99,28 @@ def load_documents(path: Path) -> list[Document]:
     except MarkedYAMLError as err:
         raise InputError([_yaml_problem(path, err)]) from None
     except YAMLError as err:
-        raise InputError([Problem(path, 1, 1, "yaml", f"invalid YAML: {err}")]) from None
+        raise InputError(
+            [Problem(path, 1, 1, "yaml", f"invalid YAML: {err}", "fix the YAML syntax")]
+        ) from None
     return [Document(path, d) for d in docs if d is not None]
 
 
 def load_one(path: Path) -> Document:
     docs = load_documents(path)
-    if len(docs) != 1:
-        what = "is empty" if not docs else f"holds {len(docs)} documents"
-        raise InputError([Problem(path, 1, 1, "yaml", f"the file {what}; one document is expected")])
+    if not docs:
+        raise InputError([Problem(path, 1, 1, "yaml", "the file is empty", "write the document into it")])
+    if len(docs) > 1:
+        raise InputError(
+            [
+                docs[1]
+                .at([])
+                .problem(
+                    "yaml",
+                    f"the file holds {len(docs)} YAML documents; one is expected",
+                    "remove the extra documents, or split them into files of their own",
+                )
+            ]
+        )
     return docs[0]
 
 

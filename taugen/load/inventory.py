@@ -11,12 +11,14 @@ from taugen.errors import InputError, Problem, ProblemCollector
 from taugen.load.document import Document, Loc, Position, load_one
 from taugen.load.validate import validate
 from taugen.models.inventory import ClusterInventory, KubeNode, NodeList
+from taugen.names import label_value_error
 from taugen.quantity import Quantity
 
 GPU = "nvidia.com/gpu"
 RULE = "inventory"
 INSTANCE_TYPE_LABELS = ("node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type")
 REGION_LABEL = "topology.kubernetes.io/region"
+SITE_HINT = "a site becomes the tau.azure.com/site label value: use letters, digits, '-', '_', '.'"
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,8 @@ class NodeFacts:
 
     def at(self, field: str, key: str | None = None) -> Position:
         """Position of a field of this node in its file, whichever form it came in."""
+        if not self.native and field == "vmSize":
+            field, key = "labels", next((k for k in INSTANCE_TYPE_LABELS if k in self.labels), None)
         return self.doc.at(self.base + tuple(_field_loc(field, key, native=self.native)))
 
     @property
@@ -50,7 +54,6 @@ def _field_loc(field: str, key: str | None, *, native: bool) -> Loc:
         "name": ["metadata", "name"],
         "labels": ["metadata", "labels"],
         "allocatable": ["status", "allocatable"],
-        "vmSize": ["metadata", "labels", INSTANCE_TYPE_LABELS[0]],
         "site": ["metadata", "labels", REGION_LABEL],
         "ready": ["status", "conditions"],
     }[field]
@@ -59,11 +62,19 @@ def _field_loc(field: str, key: str | None, *, native: bool) -> Loc:
 
 @dataclass(frozen=True)
 class Inventory:
-    path: Path
+    doc: Document
     observed_at: datetime
     observed_at_pos: Position
     site: str | None
     nodes: tuple[NodeFacts, ...]
+
+    @property
+    def path(self) -> Path:
+        return self.doc.path
+
+    @property
+    def nodes_at(self) -> Position:
+        return self.doc.at(["nodes" if "nodes" in self.doc.data else "items"])
 
 
 def load_inventory(path: Path) -> Inventory:
@@ -93,7 +104,7 @@ def _native(doc: Document) -> Inventory:
         NodeFacts(n.name, n.vmSize, n.site, n.ready, n.allocatable, n.labels, doc, ("nodes", i), True)
         for i, n in enumerate(model.nodes)
     )
-    return Inventory(doc.path, model.observedAt, doc.at(["observedAt"]), model.site, nodes)
+    return Inventory(doc, model.observedAt, doc.at(["observedAt"]), model.site, nodes)
 
 
 def _kubectl(doc: Document) -> Inventory:
@@ -115,7 +126,7 @@ def _kubectl(doc: Document) -> Inventory:
                 )
             ]
         )
-    return Inventory(doc.path, max(beats), doc.at(["items"]), None, nodes)
+    return Inventory(doc, max(beats), doc.at(["items"]), None, nodes)
 
 
 def _kube_node(doc: Document, index: int, node: KubeNode) -> NodeFacts:
@@ -141,15 +152,12 @@ def _check_nodes(inventory: Inventory) -> None:
     problems = ProblemCollector()
     if not inventory.nodes:
         problems.add(
-            Problem(
-                inventory.path,
-                1,
-                1,
-                RULE,
-                "the inventory lists no nodes",
-                "export the cluster's nodes into it",
+            inventory.nodes_at.problem(
+                RULE, "the inventory lists no nodes", "export the cluster's nodes into it"
             )
         )
+    if inventory.site is not None and (why := label_value_error(inventory.site)):
+        problems.add(inventory.doc.at(["site"]).problem("R15", f"site {inventory.site!r} {why}", SITE_HINT))
     seen: dict[str, NodeFacts] = {}
     for node in inventory.nodes:
         if node.name in seen:
@@ -163,6 +171,8 @@ def _check_nodes(inventory: Inventory) -> None:
             )
         seen.setdefault(node.name, node)
         problems.extend(_quantity_problems(node))
+        if node.site is not None and (why := label_value_error(node.site)):
+            problems.add(node.at("site").problem("R15", f"site {node.site!r} {why}", SITE_HINT))
     problems.raise_if_any()
 
 

@@ -103,4 +103,13 @@ def _anchored(err: InputError, reference: Position) -> list[Problem]:
 
 
 def load_project_profiles(loaded: LoadedProject) -> list[LoadedProfile]:
+    missing = [
+        loaded.doc.at(["profiles", i]).problem(
+            "io", f"{source}: no such file or folder", "check the path; it is relative to the project file"
+        )
+        for i, source in enumerate(loaded.profile_sources())
+        if not source.exists()
+    ]
+    if missing:
+        raise InputError(missing)
     return load_profiles(loaded.profile_sources())

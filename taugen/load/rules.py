@@ -21,16 +21,22 @@ class LoadedRule:
     doc: Document | None  # None for built-in rules
     loc: tuple[str | int, ...]
 
-    def label_at(self, key: str) -> Position | None:
-        return self.doc.at([*self.loc, "labels", key]) if self.doc else None
+    def label_at(self, key: str, *, of_key: bool = False) -> Position | None:
+        """Where the rule gives `key` (the value, or with of_key the key itself)."""
+        return self.doc.at([*self.loc, "labels", key], key=of_key) if self.doc else None
 
 
 def load_rules(path: Path) -> list[LoadedRule]:
     doc = load_one(path)
     prefix, data = _envelope(doc)
-    model = validate(RulesFile, doc, RULE, data=data)
+    bare_list = isinstance(doc.data, list)
+
+    def relocate(loc: list[str | int]) -> list[str | int]:
+        return loc[1:] if bare_list else [*prefix, *loc]
+
+    model = validate(RulesFile, doc, RULE, data=data, relocate=relocate)
     return [
-        LoadedRule(rule, doc, (*prefix, "extraNodeLabelRules", i))
+        LoadedRule(rule, doc, tuple(relocate(["extraNodeLabelRules", i])))
         for i, rule in enumerate(model.extraNodeLabelRules)
     ]
 

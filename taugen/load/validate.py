@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -13,26 +14,37 @@ from taugen.load.document import Document
 M = TypeVar("M", bound=BaseModel)
 
 
-def validate(model: type[M], doc: Document, rule: str, data: Any = None) -> M:
-    """The model, or an InputError listing every problem of the document."""
+Relocate = Callable[[list[str | int]], list[str | int]]
+
+
+def validate(
+    model: type[M], doc: Document, rule: str, data: Any = None, relocate: Relocate | None = None
+) -> M:
+    """The model, or an InputError listing every problem of the document.
+
+    `data` replaces the document's data when only a part of it is validated; `relocate` then
+    maps an error's path in `data` onto the path in the document.
+    """
     try:
         return model.model_validate(doc.data if data is None else data)
     except ValidationError as err:
-        problems = [_problem(model, doc, rule, e) for e in err.errors()]
+        problems = [_problem(model, doc, rule, e, relocate or list) for e in err.errors()]
         raise InputError(problems) from None
 
 
-def _problem(model: type[BaseModel], doc: Document, rule: str, error: Any) -> Problem:
-    loc = [step for step in error["loc"] if not _is_union_tag(step)]
+def _problem(model: type[BaseModel], doc: Document, rule: str, error: Any, relocate: Relocate) -> Problem:
+    raw = list(error["loc"])
+    bad_key = "[key]" in raw  # pydantic marks a dict key that failed validation
+    loc = [step for step in raw if not _is_union_tag(step)]
     where = ".".join(str(s) for s in loc) or "document"
     kind = error["type"]
+    rule = error.get("ctx", {}).get("rule", rule)
     if kind == "extra_forbidden":
-        pos = doc.at(loc, key=True)
         allowed = _allowed_keys(model, loc[:-1])
         close = difflib.get_close_matches(str(loc[-1]), allowed, n=1)
         hint = f"did you mean {close[0]!r}?" if close else f"allowed keys: {', '.join(allowed)}"
-        return pos.problem(rule, f"{where}: unknown key", hint)
-    pos = doc.at(loc)
+        return doc.at(relocate(loc), key=True).problem(rule, f"{where}: unknown key", hint)
+    pos = doc.at(relocate(loc), key=bad_key)
     if kind == "missing":
         return pos.problem(rule, f"{where}: required field is missing", f"add {loc[-1]!r}")
     message = error["msg"].removeprefix("Value error, ")
@@ -40,7 +52,7 @@ def _problem(model: type[BaseModel], doc: Document, rule: str, error: Any) -> Pr
 
 
 def _is_union_tag(step: Any) -> bool:
-    # pydantic inserts the member type's name into locs of union members ("str", "function-...").
+    # pydantic inserts markers into locs: "[key]" for dict keys, member names for unions.
     return isinstance(step, str) and ("[" in step or step in {"str", "int", "list", "dict"})
 
 

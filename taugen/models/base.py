@@ -27,9 +27,25 @@ class LooseModel(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
 
-def invalid(message: str, hint: str) -> PydanticCustomError:
-    """A validation error that carries its own hint (shown under the error line)."""
-    return PydanticCustomError("taugen_value", "{message}", {"message": message, "hint": hint})
+def invalid(message: str, hint: str, rule: str | None = None) -> PydanticCustomError:
+    """A validation error that carries its own hint (and rule id, when not the file's)."""
+    ctx = {"message": message, "hint": hint} | ({"rule": rule} if rule else {})
+    return PydanticCustomError("taugen_value", "{message}", ctx)
+
+
+def name_limit(limit: int, what: str) -> Any:
+    """SPEC §3: Kueue's CRDs cap some names; exceeding one is an error naming the limit."""
+
+    def validate(value: Any) -> Any:
+        if isinstance(value, str) and len(value) > limit:
+            raise invalid(
+                f"{value!r} is {len(value)} characters; Kueue limits {what} names to {limit}",
+                f"shorten it to at most {limit} characters",
+                rule="limits",
+            )
+        return value
+
+    return BeforeValidator(validate)
 
 
 QUANTITY_HINT = 'write a Kubernetes quantity as a string, e.g. "8", "500m" or 1800Gi'
@@ -82,14 +98,18 @@ def parse_duration(value: Any) -> timedelta:
     return timedelta(hours=parts["h"], minutes=parts["m"], seconds=parts["s"])
 
 
-def _format_duration(value: timedelta) -> str:
-    return f"{int(value.total_seconds())}s"
+def format_duration(value: timedelta) -> str:
+    """168h, 1h30m, 45s: the form the project file uses."""
+    minutes, seconds = divmod(int(value.total_seconds()), 60)
+    hours, minutes = divmod(minutes, 60)
+    text = "".join(f"{n}{unit}" for n, unit in ((hours, "h"), (minutes, "m"), (seconds, "s")) if n)
+    return text or "0s"
 
 
 Duration = Annotated[
     timedelta,
     BeforeValidator(parse_duration),
-    PlainSerializer(_format_duration, return_type=str),
+    PlainSerializer(format_duration, return_type=str),
     WithJsonSchema({"type": "string", "pattern": "^([0-9]+h)?([0-9]+m)?([0-9]+s)?$"}),
 ]
 

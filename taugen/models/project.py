@@ -6,9 +6,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from taugen.models.base import API_VERSION, DNSLabel, DNSSubdomain, Duration, StrictModel
+from taugen.models.base import API_VERSION, DNSLabel, DNSSubdomain, Duration, StrictModel, name_limit
 
-QueueName = Annotated[DNSSubdomain, Field(max_length=63)]
+QueueName = Annotated[DNSSubdomain, name_limit(63, "LocalQueue")]
 
 
 class Tenant(StrictModel):

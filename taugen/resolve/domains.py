@@ -48,9 +48,6 @@ def topology_labels(node: NodeFacts, default_site: str | None) -> tuple[dict[str
                 "set `site:` on the node or at the top of the inventory",
             )
         )
-    elif why := label_value_error(site):
-        where = node.at("site") if node.site else node.at("name")
-        problems.append(where.problem("R15", f"site {site!r} {why}", "fix the site name"))
     labels = {SITE: site or ""}
     labels.update(_domain(node, PROVIDER_NETWORK_DOMAIN, NETWORK_DOMAIN, problems))
     labels.update(_domain(node, PROVIDER_ACCELERATOR_DOMAIN, ACCELERATOR_DOMAIN, problems))
@@ -92,7 +89,8 @@ def check_tree(placed: Sequence[tuple[NodeFacts, dict[str, str]]]) -> list[Probl
         problems.append(
             first_odd.at("labels", PROVIDER_ACCELERATOR_DOMAIN).problem(
                 "R16",
-                f"accelerator domain {domain!r} spans {len(parts)} network domains ({described})",
+                f"accelerator domain {domain!r} is split across {len(parts)} network domains or sites "
+                f"({described})",
                 "an NVLink island lies in one fabric of one site: fix the nodes' "
                 f"{PROVIDER_NETWORK_DOMAIN} or {PROVIDER_ACCELERATOR_DOMAIN} labels",
             )

@@ -96,19 +96,19 @@ def check_rules(rule_set: RuleSet) -> list[Problem]:
     found: list[Problem] = []
     for loaded in rule_set.rules:
         for key, value in loaded.rule.labels.items():
-            pos = loaded.label_at(key)
-            if pos is None:
+            pos, key_pos = loaded.label_at(key), loaded.label_at(key, of_key=True)
+            if pos is None or key_pos is None:
                 continue
             if key in COMPUTED:
                 found.append(
-                    pos.problem(
+                    key_pos.problem(
                         "R17",
                         f"label {key} is computed by taugen; a rule cannot set it",
                         "remove it from the rule",
                     )
                 )
             elif why := label_key_error(key):
-                found.append(pos.problem("R15", f"label key {key!r}: {why}", "fix the key"))
+                found.append(key_pos.problem("R15", f"label key {key!r}: {why}", "fix the key"))
             elif key == GPU_CLASS and (err := gpu_class_error(value, mapping)):
                 found.append(pos.problem("R3", *err))
             elif why := label_value_error(value):
