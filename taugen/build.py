@@ -29,7 +29,7 @@ from taugen.models.project import Cluster
 from taugen.resolve.cluster import resolve
 from taugen.safety import check_output_root
 from taugen.staleness import check_fresh
-from taugen.tree import read_files, write_if_changed, write_tree
+from taugen.tree import read_files, write_tree
 
 
 @dataclass(frozen=True)
@@ -77,9 +77,7 @@ def build(options: BuildOptions) -> BuildResult:
         return BuildResult(
             warnings, differences=tuple(_differences(root, files, dropped, loaded.lock_path, new_lock))
         )
-    written = write_tree(root, files, dropped)
-    if write_if_changed(loaded.lock_path, new_lock):
-        written.append(loaded.lock_path.name)
+    written = write_tree(root, files, dropped, lock=(loaded.lock_path, new_lock))
     return BuildResult(warnings, tuple(written))
 
 

@@ -51,7 +51,7 @@ class Quantity:
         suffix = match["suffix"] or ""
         if suffix in _BINARY:
             return cls(number * 1024 ** _BINARY[suffix], "BinarySI")
-        if suffix[:1] in ("e", "E"):
+        if len(suffix) > 1 and suffix[0] in ("e", "E"):  # an exponent; a bare E is exa
             exponent = int(suffix[1:])
             if abs(exponent) > _MAX_EXPONENT:
                 raise QuantityError(f"{text!r}: exponent out of range")

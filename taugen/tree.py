@@ -44,24 +44,35 @@ def staging_dir(root: Path) -> Path:
     return root.parent / f".{root.name}.taugen-staging"
 
 
-def write_tree(root: Path, clusters: Mapping[str, Files], drop: tuple[str, ...] = ()) -> list[str]:
-    """Swap in every cluster folder whose bytes changed; return the folders replaced."""
+def write_tree(
+    root: Path,
+    clusters: Mapping[str, Files],
+    drop: tuple[str, ...] = (),
+    lock: tuple[Path, bytes] | None = None,
+) -> list[str]:
+    """Swap in every cluster folder whose bytes changed, drop the folders of removed clusters,
+    and replace the lock; return what was replaced. Everything is staged before the first
+    rename, so a failure while writing leaves out/ and the lock exactly as they were."""
     staging = staging_dir(root)
     recover(root)
     root.mkdir(parents=True, exist_ok=True)
     staging.mkdir()
     try:
-        replaced = [name for name, files in clusters.items() if _swap(root, staging, name, files)]
-        for name in drop:
-            if (root / name).exists():
-                (root / name).rename(staging / f"{name}.old")
-                replaced.append(name)
+        staged = [name for name, files in clusters.items() if _stage(root, staging, name, files)]
+        lock_tmp = _stage_lock(*lock) if lock else None
+        for name in staged:
+            _swap_in(root, staging, name)
+        dropped = [name for name in drop if (root / name).exists()]
+        for name in dropped:
+            (root / name).rename(staging / f"{name}.old")
+        if lock and lock_tmp:
+            lock_tmp.replace(lock[0])
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return replaced
+    return staged + dropped + ([lock[0].name] if lock and lock_tmp else [])
 
 
-def _swap(root: Path, staging: Path, name: str, files: Files) -> bool:
+def _stage(root: Path, staging: Path, name: str, files: Files) -> bool:
     current = root / name
     old = read_files(current)
     if not diff_files(old, files):
@@ -74,10 +85,22 @@ def _swap(root: Path, staging: Path, name: str, files: Files) -> bool:
             _keep(current / rel, target)
         else:
             target.write_bytes(content)
+    return True
+
+
+def _swap_in(root: Path, staging: Path, name: str) -> None:
+    current = root / name
     if current.exists():
         current.rename(staging / f"{name}.old")
-    fresh.rename(current)
-    return True
+    (staging / name).rename(current)
+
+
+def _stage_lock(path: Path, content: bytes) -> Path | None:
+    if path.is_file() and path.read_bytes() == content:
+        return None
+    temporary = path.with_name(f".{path.name}.taugen-tmp")
+    temporary.write_bytes(content)
+    return temporary
 
 
 def _keep(source: Path, target: Path) -> None:
@@ -98,12 +121,3 @@ def recover(root: Path) -> None:
         if not home.exists():
             old.rename(home)
     shutil.rmtree(staging)
-
-
-def write_if_changed(path: Path, content: bytes) -> bool:
-    if path.is_file() and path.read_bytes() == content:
-        return False
-    temporary = path.with_name(f".{path.name}.taugen-tmp")
-    temporary.write_bytes(content)
-    temporary.replace(path)
-    return True

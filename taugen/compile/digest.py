@@ -14,7 +14,8 @@ from taugen.resolve.cluster import ResolvedCluster
 def inputs_digest(cluster: ResolvedCluster, profiles: Sequence[LoadedProfile]) -> str:
     """sha256 of the resolved inputs in canonical order, so reordering changes nothing."""
     facts: dict[str, Any] = {
-        "cluster": cluster.cluster.model_dump(mode="json"),
+        "cluster": cluster.cluster.model_dump(mode="json")
+        | {"tenants": sorted((t.namespace, t.localQueue) for t in cluster.cluster.tenants)},
         "nodes": [
             [
                 n.name,

@@ -59,7 +59,16 @@ def topology_labels(node: NodeFacts, default_site: str | None) -> tuple[dict[str
 def _domain(node: NodeFacts, provider: str, level: str, problems: list[Problem]) -> dict[str, str]:
     value = node.labels.get(provider)
     if value is None:
-        return {level: singleton(hostname_of(node))}  # R12/R13: never implied by GPU model
+        hostname = hostname_of(node)
+        if why := label_value_error(hostname):  # R15: it would reach a singleton value
+            problems.append(
+                node.at("labels", HOSTNAME).problem(
+                    "R15",
+                    f"node {node.name}: label {HOSTNAME}={hostname!r} {why}",
+                    "fix the label in the inventory",
+                )
+            )
+        return {level: singleton(hostname)}  # R12/R13: never implied by GPU model
     if why := label_value_error(value):
         problems.append(
             node.at("labels", provider).problem(
