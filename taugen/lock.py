@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AwareDatetime, Field
+from pydantic import AwareDatetime, Field, StrictInt
 
 from taugen.errors import InputError
 from taugen.load.document import load_one
@@ -22,7 +22,7 @@ class ClusterLock(StrictModel):
     observedAt: AwareDatetime
     inputsDigest: str
     treeDigest: str = Field(description="sha256 over the cluster's output files")
-    gpuQuota: dict[str, int] = Field(default_factory=dict, description="R26 high-water marks")
+    gpuQuota: dict[str, StrictInt] = Field(default_factory=dict, description="R26 high-water marks")
 
 
 class Lock(StrictModel):

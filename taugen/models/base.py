@@ -9,7 +9,12 @@ from typing import Annotated, Any, Final
 from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
-from taugen.names import dns1123_label_error, dns1123_subdomain_error
+from taugen.names import (
+    DNS1123_LABEL_PATTERN,
+    DNS1123_SUBDOMAIN_PATTERN,
+    dns1123_label_error,
+    dns1123_subdomain_error,
+)
 from taugen.quantity import Quantity, QuantityError
 
 API_VERSION: Final = "taugen.tau.azure.com/v1alpha1"
@@ -81,8 +86,16 @@ def _checked(check: Any, hint: str) -> Any:
     return BeforeValidator(validate)
 
 
-DNSLabel = Annotated[str, _checked(dns1123_label_error, "use a DNS-1123 label such as team-llm")]
-DNSSubdomain = Annotated[str, _checked(dns1123_subdomain_error, "use a DNS-1123 name such as aks-gpu-0001")]
+DNSLabel = Annotated[
+    str,
+    _checked(dns1123_label_error, "use a DNS-1123 label such as team-llm"),
+    WithJsonSchema({"type": "string", "pattern": DNS1123_LABEL_PATTERN, "maxLength": 63}),
+]
+DNSSubdomain = Annotated[
+    str,
+    _checked(dns1123_subdomain_error, "use a DNS-1123 name such as aks-gpu-0001"),
+    WithJsonSchema({"type": "string", "pattern": DNS1123_SUBDOMAIN_PATTERN, "maxLength": 253}),
+]
 
 _DURATION = re.compile(r"^(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?(?:(?P<s>\d+)s)?$")
 

@@ -1,0 +1,1 @@
+"""Test-only helpers that are more than builders: CRD schema conversion, quantity parsing."""
