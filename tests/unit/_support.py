@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -13,7 +14,7 @@ from taugen.build import BuildOptions, BuildResult, build
 from taugen.errors import InputError, Problem
 from taugen.load.project import load_cluster_inputs, load_project
 from taugen.resolve.cluster import ResolvedCluster, resolve
-from tests.helpers import read_objects, write_yaml
+from tests.helpers import OBSERVED, read_objects, write_yaml
 from tests.helpers import write_project as write_full_project
 
 # One hour after tests.helpers.OBSERVED: every build gets an explicit clock.
@@ -177,3 +178,20 @@ def line_of(path: Path, needle: str) -> int:
     """1-based line of the first line of `path` that contains `needle`."""
     lines = path.read_text().splitlines()
     return next(i for i, text in enumerate(lines, 1) if needle in text)
+
+
+def write_lock(root: Path, gpu_quota: dict[str, int], observed_at: str = OBSERVED) -> None:
+    """A committed lock for cluster c1 with these R26 high-water marks (digests are dummies)."""
+    lock = {
+        "apiVersion": "taugen.tau.azure.com/v1alpha1",
+        "kind": "Lock",
+        "clusters": {
+            "c1": {
+                "observedAt": observed_at,
+                "inputsDigest": "sha256:" + "0" * 64,
+                "treeDigest": "sha256:" + "0" * 64,
+                "gpuQuota": gpu_quota,
+            }
+        },
+    }
+    (root / "taugen.lock").write_text(json.dumps(lock))

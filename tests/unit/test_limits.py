@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from taugen.backends.kueue import KueueBackend
 from taugen.compile.quota import ClassQuota
-from tests.helpers import OBSERVED, gpu_node, inventory, rules, snapshot
+from tests.helpers import gpu_node, inventory, rules, snapshot
 from tests.unit._support import (
     line_of,
     objects,
@@ -15,6 +14,7 @@ from tests.unit._support import (
     resolve_project,
     rules_of,
     run_build,
+    write_lock,
     write_project,
 )
 
@@ -56,19 +56,7 @@ def test_65_flavors_is_an_error_naming_the_limit(tmp_path: Path) -> None:
 def test_vanished_classes_kept_by_the_lock_count_towards_the_limit(tmp_path: Path) -> None:
     """§3 + R26: a flavor kept for a vanished class is still a flavor in the group."""
     project = _classes_project(tmp_path, 63)
-    lock = {
-        "apiVersion": "taugen.tau.azure.com/v1alpha1",
-        "kind": "Lock",
-        "clusters": {
-            "c1": {
-                "observedAt": OBSERVED,
-                "inputsDigest": "sha256:" + "0" * 64,
-                "treeDigest": "sha256:" + "0" * 64,
-                "gpuQuota": {"zz-gone": 8},
-            }
-        },
-    }
-    (tmp_path / "taugen.lock").write_text(json.dumps(lock))
+    write_lock(tmp_path, {"zz-gone": 8})
     before = snapshot(tmp_path)
     assert rules_of(problems_of(lambda: run_build(project))) == ["limits"]
     assert snapshot(tmp_path) == before

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from tests.helpers import OBSERVED, gpu_node, inventory, load_json, write_yaml
-from tests.unit._support import MANAGED, SKIP_DRY_RUN, objects, run_build, write_project
+from tests.helpers import gpu_node, inventory, load_json, write_yaml
+from tests.unit._support import MANAGED, SKIP_DRY_RUN, objects, run_build, write_lock, write_project
 
 H100 = "Standard_ND96isr_H100_v5"
 SLOT = "tau.azure.com/torchrun-host-slot"
@@ -63,19 +62,7 @@ def test_r26_quota_never_drops_below_the_lock(tmp_path: Path) -> None:
 def test_r26_high_water_mark_read_from_a_committed_lock(tmp_path: Path) -> None:
     """R26: the lock's mark applies to the first build that sees it."""
     project = write_project(tmp_path, inventory([gpu_node("h-0")]))
-    lock = {
-        "apiVersion": "taugen.tau.azure.com/v1alpha1",
-        "kind": "Lock",
-        "clusters": {
-            "c1": {
-                "observedAt": OBSERVED,
-                "inputsDigest": "sha256:" + "0" * 64,
-                "treeDigest": "sha256:" + "0" * 64,
-                "gpuQuota": {"h200-141gb": 64},
-            }
-        },
-    }
-    (tmp_path / "taugen.lock").write_text(json.dumps(lock))
+    write_lock(tmp_path, {"h200-141gb": 64})
     result = run_build(project)
     assert [(w.rule, w.severity) for w in result.warnings] == [("R26", "warning")]
     assert "64" in result.warnings[0].message
