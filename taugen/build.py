@@ -30,6 +30,7 @@ from taugen.resolve.cluster import resolve
 from taugen.safety import check_output_root
 from taugen.staleness import check_fresh
 from taugen.tree import read_files, write_tree
+from taugen.validate.gate import check_tree
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ def build(options: BuildOptions) -> BuildResult:
     new_lock = _new_lock(lock, compiled, dropped)
     files = {name: c.files for name, c in compiled.items()}
     warnings = tuple(w for c in compiled.values() for w in c.warnings)
+    check_tree(root, files)
     if options.check:
         return BuildResult(
             warnings, differences=tuple(_differences(root, files, dropped, loaded.lock_path, new_lock))

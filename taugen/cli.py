@@ -13,8 +13,12 @@ import click
 
 from taugen import __version__
 from taugen.build import BuildOptions, BuildResult, build
-from taugen.errors import InputError, Problem, TaugenError
+from taugen.errors import FoundProblems, InputError, Problem, TaugenError
 from taugen.input_schemas import KINDS, schema_files
+from taugen.validate.command import ValidateOptions, validate_paths
+from taugen.validate.kubeconform import run_kubeconform
+from taugen.validate.report import RENDERERS
+from taugen.validate.schemas import DEFAULT_KUBERNETES_VERSION
 
 EXIT_OK, EXIT_FOUND, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 ISSUES = "https://github.com/tau-azure/taugen/issues"
@@ -40,6 +44,11 @@ def _guarded(command: Callable[..., int]) -> Callable[..., None]:
         except InputError as err:
             _print_problems(err.problems)
             code = EXIT_INPUT
+        except FoundProblems as err:
+            for line in err.lines:
+                click.echo(line, err=True)
+            click.echo(f"error: {err}", err=True)
+            code = EXIT_FOUND
         except TaugenError as err:
             click.echo(f"error: {err}", err=True)
             code = EXIT_INPUT
@@ -118,3 +127,52 @@ def schema_command(kind: str | None, out: Path | None) -> int:
     for name in chosen:
         click.echo(files[name].decode(), nl=False)
     return EXIT_OK
+
+
+@main.command("validate")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "-c",
+    "--config",
+    "config",
+    type=click.Path(path_type=Path),
+    default="taugen.yaml",
+    show_default=True,
+    help="Project whose output tree is validated when no PATH is given.",
+)
+@click.option(
+    "--crd",
+    "crds",
+    multiple=True,
+    type=click.Path(path_type=Path, exists=True),
+    help="CRD YAML file or folder: validate its kinds against it instead (repeatable).",
+)
+@click.option(
+    "--kubernetes-version",
+    default=DEFAULT_KUBERNETES_VERSION,
+    show_default=True,
+    help="Kubernetes version of the built-in kinds' schemas.",
+)
+@click.option("--output", "output", type=click.Choice(sorted(RENDERERS)), default="text", show_default=True)
+@click.option(
+    "--kubeconform",
+    "with_kubeconform",
+    is_flag=True,
+    help="Also run kubeconform (when on PATH) with taugen's schemas and merge its verdicts.",
+)
+@_guarded
+def validate_command(
+    paths: tuple[Path, ...],
+    config: Path,
+    crds: tuple[Path, ...],
+    kubernetes_version: str,
+    output: str,
+    with_kubeconform: bool,
+) -> int:
+    """Validate manifest files, folders or kustomizations (default: the project's out/)."""
+    report = validate_paths(ValidateOptions(paths, config, crds, kubernetes_version))
+    if with_kubeconform:
+        report, note = run_kubeconform(report)
+        click.echo(note, err=True)
+    click.echo(RENDERERS[output](report, Path.cwd()), nl=False)
+    return EXIT_OK if report.valid else EXIT_FOUND

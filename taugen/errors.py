@@ -50,6 +50,14 @@ class InputError(TaugenError):
         super().__init__("\n".join(p.render() for p in self.problems))
 
 
+class FoundProblems(TaugenError):
+    """The command ran and found a problem (exit 1), e.g. a tree that would not validate."""
+
+    def __init__(self, summary: str, lines: list[str]) -> None:
+        self.lines = lines
+        super().__init__(summary)
+
+
 class ProblemCollector:
     """Collects problems of a stage; raises them together (STYLE.md: do not stop at the first)."""
 

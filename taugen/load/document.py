@@ -91,7 +91,11 @@ def read_text(path: Path) -> str:
 
 def load_documents(path: Path) -> list[Document]:
     """Every non-empty document of a YAML stream; duplicate keys are errors."""
-    text = read_text(path)
+    return parse_documents(path, read_text(path))
+
+
+def parse_documents(path: Path, text: str) -> list[Document]:
+    """The non-empty documents of `text` (named `path` in problems), with positions."""
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
     try:

@@ -1,166 +1,25 @@
-"""Upstream CRDs as strict JSON Schemas, to validate taugen's output offline (tests only).
-
-The API server silently prunes a field its CRD does not declare, and Argo CD then reports a
-diff that never settles; a strict schema turns that into a test failure. The conversion of a
-CRD version's `openAPIV3Schema` (a structural OpenAPI v3 schema) to JSON Schema draft 7:
-
-- an object with `properties` and no `x-kubernetes-preserve-unknown-fields` gets
-  `additionalProperties: false` (the API server would prune anything else);
-- `x-kubernetes-int-or-string` becomes `anyOf: [string, integer]`;
-- `nullable: true` adds `null` to the type;
-- every other `x-kubernetes-*` keyword is dropped, `x-kubernetes-validations` (CEL) included:
-  those rules are not checked here;
-- a Go RE2 pattern with inline flags after `^` (`^(?i)…`) gets its flags moved to the front,
-  where Python's `re` requires them.
-
-`object_schema` wraps a version's schema for one whole object: apiVersion and kind fixed,
-`metadata` checked by `OBJECT_META` (the CRD leaves it open; the API server checks it), a
-namespace required or forbidden by the CRD's scope, and no `status` (a GitOps manifest never
-carries one).
-"""
+"""The CRD conversion is product code now (`taugen validate --crd`); tests import it from here."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
-
-import yaml
-from jsonschema import Draft7Validator
-
-Schema = dict[str, Any]
-
-DNS_LABEL = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
-DNS_SUBDOMAIN = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
-LABEL_KEY = (
-    r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"  # optional DNS prefix
-    r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$"
+from taugen.validate.crd import (
+    OBJECT_META,
+    CrdVersion,
+    Schema,
+    load_crds,
+    object_schema,
+    python_pattern,
+    strict_schema,
+    validation_errors,
 )
-LABEL_VALUE = r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$"
 
-# What a manifest in Git may hold in metadata: no uid, resourceVersion, managedFields, ...
-OBJECT_META: Schema = {
-    "type": "object",
-    "properties": {
-        "name": {"type": "string", "minLength": 1, "maxLength": 253, "pattern": DNS_SUBDOMAIN},
-        "namespace": {"type": "string", "minLength": 1, "maxLength": 63, "pattern": DNS_LABEL},
-        "labels": {
-            "type": "object",
-            "propertyNames": {"maxLength": 317, "pattern": LABEL_KEY},
-            "additionalProperties": {"type": "string", "maxLength": 63, "pattern": LABEL_VALUE},
-        },
-        "annotations": {"type": "object", "additionalProperties": {"type": "string"}},
-    },
-    "required": ["name"],
-    "additionalProperties": False,
-}
-
-_SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf")
-_LATE_FLAGS = re.compile(r"^\^\(\?([aiLmsux]+)\)")
-
-
-def strict_schema(node: Mapping[str, Any]) -> Schema:
-    """One openAPIV3Schema node (and everything below it) as a strict JSON Schema."""
-    out: Schema = {k: v for k, v in node.items() if not k.startswith("x-kubernetes-")}
-    if "properties" in out:
-        out["properties"] = {name: strict_schema(sub) for name, sub in out["properties"].items()}
-        if not node.get("x-kubernetes-preserve-unknown-fields") and "additionalProperties" not in out:
-            out["additionalProperties"] = False
-    for key in ("additionalProperties", "items", "not"):
-        if isinstance(out.get(key), Mapping):
-            out[key] = strict_schema(out[key])
-    for key in _SUBSCHEMA_LISTS:
-        if key in out:
-            out[key] = [strict_schema(sub) for sub in out[key]]
-    if node.get("x-kubernetes-int-or-string"):
-        out.pop("type", None)
-        out["anyOf"] = [{"type": "string"}, {"type": "integer"}]
-    if out.pop("nullable", False):
-        _allow_null(out)
-    if isinstance(out.get("pattern"), str):
-        out["pattern"] = python_pattern(out["pattern"])
-    return out
-
-
-def _allow_null(schema: Schema) -> None:
-    if "type" in schema:
-        types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-        schema["type"] = [*types, "null"]
-    elif "anyOf" in schema:
-        schema["anyOf"] = [*schema["anyOf"], {"type": "null"}]
-    if "enum" in schema:
-        schema["enum"] = [*schema["enum"], None]
-
-
-def python_pattern(pattern: str) -> str:
-    """Go RE2 takes `^(?i)x`; Python's re wants global flags first: `(?i)^x`."""
-    match = _LATE_FLAGS.match(pattern)
-    return f"(?{match[1]})^{pattern[match.end() :]}" if match else pattern
-
-
-@dataclass(frozen=True)
-class CrdVersion:
-    """One served version of one CRD, with its converted schema."""
-
-    group: str
-    version: str
-    kind: str
-    namespaced: bool
-    served: bool
-    schema: Schema  # strict_schema of the version's openAPIV3Schema
-
-    @property
-    def api_version(self) -> str:
-        return f"{self.group}/{self.version}"
-
-
-def load_crds(folder: Path) -> dict[tuple[str, str], CrdVersion]:
-    """(apiVersion, kind) -> CrdVersion, for every CRD in every *.yaml file of folder."""
-    found: dict[tuple[str, str], CrdVersion] = {}
-    for path in sorted(folder.glob("*.yaml")):
-        for doc in yaml.safe_load_all(path.read_text()):
-            if not doc or doc.get("kind") != "CustomResourceDefinition":
-                continue
-            spec = doc["spec"]
-            for version in spec["versions"]:
-                crd = CrdVersion(
-                    group=spec["group"],
-                    version=version["name"],
-                    kind=spec["names"]["kind"],
-                    namespaced=spec["scope"] == "Namespaced",
-                    served=bool(version.get("served")),
-                    schema=strict_schema(version["schema"]["openAPIV3Schema"]),
-                )
-                found[(crd.api_version, crd.kind)] = crd
-    return found
-
-
-def object_schema(crd: CrdVersion) -> Schema:
-    """The schema of one whole object of this CRD version, as it is committed to Git."""
-    schema = dict(crd.schema)
-    properties = {k: v for k, v in schema.get("properties", {}).items() if k != "status"}
-    meta = dict(OBJECT_META)
-    if crd.namespaced:
-        meta["required"] = ["name", "namespace"]
-    else:
-        meta["properties"] = {k: v for k, v in OBJECT_META["properties"].items() if k != "namespace"}
-    properties.update(
-        apiVersion={"const": crd.api_version},
-        kind={"const": crd.kind},
-        metadata=meta,
-    )
-    schema["properties"] = properties
-    schema["required"] = sorted({*schema.get("required", []), "apiVersion", "kind", "metadata"})
-    schema["additionalProperties"] = False
-    return schema
-
-
-def validation_errors(schema: Schema, obj: Any) -> list[str]:
-    """Every error of obj against schema as `path.to.field: message`, sorted; [] when valid."""
-    validator = Draft7Validator(schema)
-    return sorted(
-        f"{'.'.join(str(step) for step in error.absolute_path) or '<root>'}: {error.message}"
-        for error in validator.iter_errors(obj)
-    )
+__all__ = [
+    "OBJECT_META",
+    "CrdVersion",
+    "Schema",
+    "load_crds",
+    "object_schema",
+    "python_pattern",
+    "strict_schema",
+    "validation_errors",
+]

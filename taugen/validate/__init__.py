@@ -1,0 +1,1 @@
+"""`taugen validate`: strict offline validation of a manifest tree (schemas + Kueue semantics)."""

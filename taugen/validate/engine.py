@@ -1,0 +1,122 @@
+"""Validate resources: strict schemas per object, then the cross-object rules."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from jsonschema import ValidationError
+
+from taugen.validate import nodes, policy, semantic
+from taugen.validate.findings import Finding, finding
+from taugen.validate.resources import Resource
+from taugen.validate.schemas import SchemaStore
+
+Status = Literal["valid", "invalid", "skipped"]
+RULES: tuple[Callable[[semantic.Tree], Iterator[Finding]], ...] = (
+    semantic.local_queue_targets,
+    semantic.cluster_queue_flavors,
+    semantic.flavor_topologies,
+    semantic.covered_resources,
+    semantic.one_group,
+    semantic.hostname_last,
+    semantic.canonical_quantities,
+    policy.limits,
+    policy.priority_pairs,
+    policy.namespace_selectors,
+    nodes.node_levels,
+    nodes.flavor_nodes,
+)
+MAX_MESSAGE = 200
+
+
+@dataclass(frozen=True)
+class Result:
+    resource: Resource
+    status: Status
+    findings: list[Finding]
+    schema_source: str | None  # crd, taugen, kubernetes; None when skipped
+
+
+@dataclass(frozen=True)
+class Report:
+    results: list[Result]
+    files: int
+    unreadable: list[Finding] = field(default_factory=list)  # YAML that is no manifest at all
+
+    def count(self, status: Status) -> int:
+        return sum(r.status == status for r in self.results)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return sorted([*self.unreadable, *(f for r in self.results for f in r.findings)])
+
+    @property
+    def valid(self) -> bool:
+        return not any(f.is_error for f in self.findings)
+
+
+def validate(
+    resources: list[Resource], store: SchemaStore, files: int, unreadable: list[Finding] | None = None
+) -> Report:
+    by_resource: dict[int, list[Finding]] = defaultdict(list)
+    sources: dict[int, str | None] = {}
+    for i, resource in enumerate(resources):
+        sources[i], found = _schema_findings(resource, store)
+        by_resource[i].extend(found)
+    index = {id(r): i for i, r in enumerate(resources)}
+    tree = semantic.Tree(resources)
+    for rule in RULES:
+        for item in rule(tree):
+            by_resource[index[item.owner]].append(item)
+    results = [_result(r, sorted(by_resource[i]), sources[i]) for i, r in enumerate(resources)]
+    return Report(results, files, unreadable or [])
+
+
+def _result(resource: Resource, findings: list[Finding], source: str | None) -> Result:
+    if any(f.is_error for f in findings):
+        return Result(resource, "invalid", findings, source)
+    return Result(resource, "valid" if source else "skipped", findings, source)
+
+
+def _schema_findings(resource: Resource, store: SchemaStore) -> tuple[str | None, list[Finding]]:
+    obj = resource.obj
+    if not isinstance(obj, dict) or not obj.get("apiVersion") or not obj.get("kind"):
+        return None, [
+            finding(
+                resource,
+                [],
+                "schema",
+                "not a Kubernetes object: apiVersion and kind are required",
+                "every document must be one Kubernetes object",
+            )
+        ]
+    found = store.lookup(str(obj["apiVersion"]), str(obj["kind"]))
+    if found is None:
+        return None, []
+    validator, source = found
+    errors = sorted(validator.iter_errors(obj), key=lambda e: [str(s) for s in e.absolute_path])
+    return source, [_schema_finding(resource, e, source) for e in errors]
+
+
+def _schema_finding(resource: Resource, error: ValidationError, source: str) -> Finding:
+    loc: list[Any] = list(error.absolute_path)
+    key = False
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        schema = error.schema if isinstance(error.schema, dict) else {}
+        allowed = set(schema.get("properties", {}))
+        extra = sorted(k for k in error.instance if k not in allowed)
+        if extra:
+            loc, key = [*loc, extra[0]], True
+    where = ".".join(str(s) for s in error.absolute_path) or "object"
+    message = error.message if len(error.message) <= MAX_MESSAGE else error.message[:MAX_MESSAGE] + "…"
+    return finding(
+        resource,
+        loc,
+        "schema",
+        f"{where}: {message}",
+        f"the {source} schema for {resource.kind} rejects it",
+        key=key,
+    )

@@ -1,0 +1,38 @@
+"""A finding: one problem of one resource, with the rule that found it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from taugen.errors import Problem
+from taugen.validate.resources import Resource
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    problem: Problem
+    subject: str  # Kind/[namespace/]name
+    owner: int = field(default=0, compare=False)  # id() of the Resource it belongs to
+
+    @property
+    def is_error(self) -> bool:
+        return self.problem.severity == "error"
+
+    def render(self) -> str:
+        p = self.problem
+        return f"{p.path}:{p.line}:{p.col}: {p.severity}: {self.subject}: {p.message} ({p.rule})"
+
+
+def finding(
+    resource: Resource,
+    loc: list[Any],
+    rule: str,
+    message: str,
+    hint: str = "",
+    *,
+    key: bool = False,
+    warning: bool = False,
+) -> Finding:
+    problem = resource.at(loc, key=key).problem(rule, message, hint)
+    return Finding(problem.as_warning() if warning else problem, resource.ident, id(resource))

@@ -1,0 +1,63 @@
+"""Nodes against the topology: Kueue silently drops a node that misses a level label."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from taugen.resolve.labels import GPU_CLASS, HOSTNAME
+from taugen.validate.findings import Finding, finding
+from taugen.validate.resources import Resource
+from taugen.validate.semantic import Tree, _list, _spec
+
+
+def _labels(resource: Resource) -> dict[str, str]:
+    labels = (resource.obj.get("metadata") or {}).get("labels")
+    return labels if isinstance(labels, dict) else {}
+
+
+def _class_levels(tree: Tree) -> dict[str, list[str]]:
+    """gpu-class -> the level labels of its TAS flavor's Topology."""
+    levels = {
+        t.name: [lv.get("nodeLabel") for lv in _list(_spec(t).get("levels")) if isinstance(lv, dict)]
+        for t in tree.of("Topology")
+    }
+    found: dict[str, list[str]] = {}
+    for rf in tree.of("ResourceFlavor"):
+        spec = _spec(rf)
+        gpu_class = (spec.get("nodeLabels") or {}).get(GPU_CLASS)
+        if gpu_class and spec.get("topologyName") in levels:
+            found[gpu_class] = [str(x) for x in levels[spec["topologyName"]]]
+    return found
+
+
+def node_levels(tree: Tree) -> Iterator[Finding]:
+    by_class = _class_levels(tree)
+    for node in tree.of("Node", kueue=False):
+        labels = _labels(node)
+        gpu_class = labels.get(GPU_CLASS)
+        # the kubelet sets the hostname label; a partial Node in Git never carries it (R29)
+        missing = [lv for lv in by_class.get(gpu_class or "", []) if lv != HOSTNAME and lv not in labels]
+        if gpu_class and missing:
+            yield finding(
+                node,
+                ["metadata", "labels", GPU_CLASS],
+                "node-levels",
+                f"gpu-class {gpu_class} node misses level labels {', '.join(missing)}",
+                "Kueue drops a node without every level label from topology-aware scheduling",
+            )
+
+
+def flavor_nodes(tree: Tree) -> Iterator[Finding]:
+    carried = {_labels(n).get(GPU_CLASS) for n in tree.of("Node", kueue=False)}
+    for rf in tree.of("ResourceFlavor"):
+        spec = _spec(rf)
+        gpu_class = (spec.get("nodeLabels") or {}).get(GPU_CLASS)
+        if gpu_class and spec.get("topologyName") and gpu_class not in carried:
+            yield finding(
+                rf,
+                ["spec", "nodeLabels", GPU_CLASS],
+                "flavor-nodes",
+                f"no Node in the tree carries gpu-class {gpu_class}",
+                "expected while a vanished class keeps its quota (R26); otherwise check the labels",
+                warning=True,
+            )

@@ -1,0 +1,113 @@
+"""Render a validation report as text (kubeconform-like), JSON or JUnit XML."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+from taugen.validate.engine import Report, Result
+
+
+def _shown(path: Path, base: Path) -> str:
+    try:
+        return path.resolve().relative_to(base.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def text(report: Report, base: Path) -> str:
+    lines = []
+    for item in report.findings:
+        p = item.problem
+        where = f"{_shown(p.path, base)}:{p.line}:{p.col}" if p.line else _shown(p.path, base)
+        lines.append(f"{where}: {p.severity}: {item.subject}: {p.message} ({p.rule})")
+        if p.hint:
+            lines.append(f"  hint: {p.hint}")
+    lines.append(summary(report))
+    return "\n".join(lines) + "\n"
+
+
+def summary(report: Report) -> str:
+    return (
+        f"{len(report.results)} resources in {report.files} files — valid {report.count('valid')}, "
+        f"invalid {report.count('invalid')}, skipped {report.count('skipped')}"
+    )
+
+
+def _entry(result: Result, base: Path) -> dict[str, Any]:
+    r = result.resource
+    return {
+        "file": _shown(r.file, base),
+        "kind": r.kind,
+        "name": r.name,
+        "namespace": r.namespace or None,
+        "status": result.status,
+        "schema": result.schema_source,
+        "problems": [
+            {
+                "line": f.problem.line,
+                "col": f.problem.col,
+                "severity": f.problem.severity,
+                "rule": f.problem.rule,
+                "message": f.problem.message,
+                "hint": f.problem.hint,
+            }
+            for f in result.findings
+        ],
+    }
+
+
+def as_json(report: Report, base: Path) -> str:
+    body = {
+        "resources": [_entry(r, base) for r in report.results],
+        "unreadable": [
+            {
+                "file": _shown(f.problem.path, base),
+                "line": f.problem.line,
+                "col": f.problem.col,
+                "rule": f.problem.rule,
+                "message": f.problem.message,
+            }
+            for f in report.unreadable
+        ],
+        "summary": {
+            "resources": len(report.results),
+            "files": report.files,
+            "valid": report.count("valid"),
+            "invalid": report.count("invalid"),
+            "skipped": report.count("skipped"),
+        },
+    }
+    return json.dumps(body, indent=2, sort_keys=True) + "\n"
+
+
+def junit(report: Report, base: Path) -> str:
+    """One test case per resource (and per unreadable file), for CI systems."""
+    suite = ET.Element(
+        "testsuite",
+        name="taugen validate",
+        tests=str(len(report.results) + len(report.unreadable)),
+        failures=str(report.count("invalid") + len(report.unreadable)),
+        skipped=str(report.count("skipped")),
+    )
+    for result in report.results:
+        case = ET.SubElement(
+            suite, "testcase", classname=_shown(result.resource.file, base), name=result.resource.ident
+        )
+        errors = [f for f in result.findings if f.is_error]
+        if result.status == "skipped":
+            ET.SubElement(case, "skipped", message="no schema for this kind")
+        for item in errors:
+            p = item.problem
+            failure = ET.SubElement(case, "failure", message=p.message, type=p.rule)
+            failure.text = f"{_shown(p.path, base)}:{p.line}:{p.col}: {p.message} ({p.rule})"
+    for item in report.unreadable:
+        case = ET.SubElement(suite, "testcase", classname=_shown(item.problem.path, base), name="file")
+        ET.SubElement(case, "failure", message=item.problem.message, type=item.problem.rule)
+    ET.indent(suite)
+    return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
+
+
+RENDERERS = {"text": text, "json": as_json, "junit": junit}

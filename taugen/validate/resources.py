@@ -1,0 +1,131 @@
+"""The objects to validate: files, folders and kustomizations resolved to resources."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from taugen.errors import InputError, Problem
+from taugen.load.document import Document, Loc, Position, load_documents, parse_documents
+
+MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
+KUSTOMIZATION = "kustomization.yaml"
+_FAST: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@dataclass(frozen=True)
+class Resource:
+    """One object of one file; positions come from its round-trip document, parsed on demand."""
+
+    file: Path
+    index: int  # among the file's non-empty documents
+    obj: Any
+    doc: Document | None = None
+    text: str | None = None  # when doc is None: the file's text, parsed only to find a position
+
+    def at(self, loc: Loc, *, key: bool = False) -> Position:
+        doc = self.doc or _round_trip(self.file, self.text or "")[self.index]
+        return doc.at(loc, key=key)
+
+    @property
+    def kind(self) -> str:
+        return str(self.obj.get("kind", "")) if isinstance(self.obj, Mapping) else ""
+
+    @property
+    def name(self) -> str:
+        meta = self.obj.get("metadata") if isinstance(self.obj, Mapping) else None
+        return str(meta.get("name", "")) if isinstance(meta, Mapping) else ""
+
+    @property
+    def namespace(self) -> str:
+        meta = self.obj.get("metadata") if isinstance(self.obj, Mapping) else None
+        return str(meta.get("namespace") or "") if isinstance(meta, Mapping) else ""
+
+    @property
+    def ident(self) -> str:
+        ns = f"{self.namespace}/" if self.namespace else ""
+        return f"{self.kind or '?'}/{ns}{self.name or '?'}"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    resources: list[Resource]
+    files: list[Path]
+    problems: list[Problem]  # YAML that cannot be read as manifests: findings, not usage errors
+
+
+def manifest_files(paths: list[Path]) -> list[Path]:
+    """Files to read: a kustomization's resources, a folder's manifests, or the file itself."""
+    files: list[Path] = []
+    for path in paths:
+        if not path.exists():
+            raise InputError([Problem(path, 0, 0, "io", "no such file or folder", "check the path")])
+        if path.is_dir() and (path / KUSTOMIZATION).is_file():
+            path = path / KUSTOMIZATION
+        if path.name == KUSTOMIZATION:
+            files.extend(_kustomized(path))
+        elif path.is_dir():
+            files.extend(manifest_files(sorted(p for p in path.iterdir() if _manifest_or_folder(p))))
+        else:
+            files.append(path)
+    return list(dict.fromkeys(files))
+
+
+def _manifest_or_folder(path: Path) -> bool:
+    return path.is_dir() or (path.suffix in MANIFEST_SUFFIXES and path.name != KUSTOMIZATION)
+
+
+def _kustomized(path: Path) -> list[Path]:
+    doc = load_documents(path)
+    listed = doc[0].data.get("resources") if doc and isinstance(doc[0].data, Mapping) else None
+    if not isinstance(listed, list):
+        return []
+    found: list[Path] = []
+    for index, entry in enumerate(listed):
+        target = path.parent / str(entry)
+        if not target.exists():
+            raise InputError(
+                [
+                    doc[0]
+                    .at(["resources", index])
+                    .problem(
+                        "kustomization", f"{entry} is listed but does not exist", "fix or remove the entry"
+                    )
+                ]
+            )
+        found.extend(manifest_files([target]))
+    return found
+
+
+def load_resources(files: list[Path]) -> Loaded:
+    resources: list[Resource] = []
+    problems: list[Problem] = []
+    for path in files:
+        try:
+            resources.extend(Resource(path, i, d.data, d) for i, d in enumerate(load_documents(path)))
+        except InputError as err:
+            if any(p.rule == "io" for p in err.problems):
+                raise
+            problems.extend(err.problems)
+    return Loaded(resources, files, problems)
+
+
+def resources_from_bytes(files: Mapping[Path, bytes]) -> list[Resource]:
+    """Objects of files taugen wrote itself (build validates its tree before the swap): read with
+    libyaml, and parsed again with positions only if a problem needs one."""
+    found: list[Resource] = []
+    for path, content in files.items():
+        text = content.decode()
+        docs = [d for d in yaml.load_all(text, Loader=_FAST) if d is not None]
+        found.extend(Resource(path, i, obj, None, text) for i, obj in enumerate(docs))
+    return found
+
+
+@lru_cache(maxsize=4)
+def _round_trip(path: Path, text: str) -> list[Document]:
+    return parse_documents(path, text)

@@ -1,0 +1,175 @@
+"""Rules across objects that no schema can say (each finding names its rule id)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from taugen.quantity import Quantity, QuantityError
+from taugen.resolve.labels import HOSTNAME
+from taugen.validate.findings import Finding, finding
+from taugen.validate.resources import Resource
+
+KUEUE = "kueue.x-k8s.io/"
+ADMIT_ALL = "tau.azure.com/admit-all-namespaces"  # opt-in for namespaceSelector: {}
+
+
+class Tree:
+    """The resources of one validation, indexed by kind."""
+
+    def __init__(self, resources: list[Resource]) -> None:
+        self.resources = [r for r in resources if isinstance(r.obj, dict)]
+
+    def of(self, kind: str, kueue: bool = True) -> list[Resource]:
+        return [
+            r
+            for r in self.resources
+            if r.kind == kind and (not kueue or str(r.obj.get("apiVersion", "")).startswith(KUEUE))
+        ]
+
+    def names(self, kind: str) -> set[str]:
+        return {r.name for r in self.of(kind)}
+
+
+def _spec(resource: Resource) -> dict[str, Any]:
+    spec = resource.obj.get("spec")
+    return spec if isinstance(spec, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def local_queue_targets(tree: Tree) -> Iterator[Finding]:
+    queues = tree.names("ClusterQueue")
+    for lq in tree.of("LocalQueue"):
+        target = _spec(lq).get("clusterQueue")
+        if target not in queues:
+            yield finding(
+                lq,
+                ["spec", "clusterQueue"],
+                "localqueue-clusterqueue",
+                f"ClusterQueue {target!r} is not in the tree",
+                "add it, or point at one that is",
+            )
+
+
+def _groups(cq: Resource) -> Iterator[tuple[int, dict[str, Any]]]:
+    for g, group in enumerate(_list(_spec(cq).get("resourceGroups"))):
+        if isinstance(group, dict):
+            yield g, group
+
+
+def _flavors(group: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any]]]:
+    for f, flavor in enumerate(_list(group.get("flavors"))):
+        if isinstance(flavor, dict):
+            yield f, flavor
+
+
+def cluster_queue_flavors(tree: Tree) -> Iterator[Finding]:
+    flavors = tree.names("ResourceFlavor")
+    for cq in tree.of("ClusterQueue"):
+        for g, group in _groups(cq):
+            for f, flavor in _flavors(group):
+                if flavor.get("name") not in flavors:
+                    yield finding(
+                        cq,
+                        ["spec", "resourceGroups", g, "flavors", f, "name"],
+                        "clusterqueue-flavor",
+                        f"ResourceFlavor {flavor.get('name')!r} is not in the tree",
+                        "add the ResourceFlavor, or remove the flavor from the queue",
+                    )
+
+
+def flavor_topologies(tree: Tree) -> Iterator[Finding]:
+    topologies = tree.names("Topology")
+    for rf in tree.of("ResourceFlavor"):
+        name = _spec(rf).get("topologyName")
+        if name is not None and name not in topologies:
+            yield finding(
+                rf,
+                ["spec", "topologyName"],
+                "flavor-topology",
+                f"Topology {name!r} is not in the tree",
+                "add the Topology or fix the name",
+            )
+
+
+def covered_resources(tree: Tree) -> Iterator[Finding]:
+    for cq in tree.of("ClusterQueue"):
+        for g, group in _groups(cq):
+            covered = _list(group.get("coveredResources"))
+            for f, flavor in _flavors(group):
+                listed = [r.get("name") for r in _list(flavor.get("resources")) if isinstance(r, dict)]
+                if listed != covered:
+                    yield finding(
+                        cq,
+                        ["spec", "resourceGroups", g, "flavors", f, "resources"],
+                        "covered-resources",
+                        f"flavor {flavor.get('name')} lists {listed}, not the covered {covered}",
+                        "list every covered resource, in the covered order",
+                    )
+
+
+def one_group(tree: Tree) -> Iterator[Finding]:
+    for cq in tree.of("ClusterQueue"):
+        seen: dict[str, int] = {}
+        for g, group in _groups(cq):
+            for r, resource in enumerate(_list(group.get("coveredResources"))):
+                if resource in seen:
+                    yield finding(
+                        cq,
+                        ["spec", "resourceGroups", g, "coveredResources", r],
+                        "one-group",
+                        f"resource {resource} is already covered by resource group {seen[resource]}",
+                        "cover each resource in one group only",
+                    )
+                seen.setdefault(str(resource), g)
+            for f, flavor in _flavors(group):
+                key = f"flavor:{flavor.get('name')}"
+                if key in seen:
+                    yield finding(
+                        cq,
+                        ["spec", "resourceGroups", g, "flavors", f, "name"],
+                        "one-group",
+                        f"flavor {flavor.get('name')} is already in resource group {seen[key]}",
+                        "use each flavor in one group only",
+                    )
+                seen.setdefault(key, g)
+
+
+def hostname_last(tree: Tree) -> Iterator[Finding]:
+    for topology in tree.of("Topology"):
+        levels = _list(_spec(topology).get("levels"))
+        for i, level in enumerate(levels[:-1]):
+            if isinstance(level, dict) and level.get("nodeLabel") == HOSTNAME:
+                yield finding(
+                    topology,
+                    ["spec", "levels", i, "nodeLabel"],
+                    "hostname-last",
+                    f"{HOSTNAME} may only be the last level",
+                    "move it to the end",
+                )
+
+
+def canonical_quantities(tree: Tree) -> Iterator[Finding]:
+    for cq in tree.of("ClusterQueue"):
+        for g, group in _groups(cq):
+            for f, flavor in _flavors(group):
+                for r, resource in enumerate(_list(flavor.get("resources"))):
+                    for field in ("nominalQuota", "borrowingLimit", "lendingLimit"):
+                        value = resource.get(field) if isinstance(resource, dict) else None
+                        if value is None or isinstance(value, bool):
+                            continue
+                        try:
+                            canonical = Quantity.parse(value).canonical()
+                        except QuantityError:
+                            continue  # the schema reports it
+                        if canonical != value:
+                            yield finding(
+                                cq,
+                                ["spec", "resourceGroups", g, "flavors", f, "resources", r, field],
+                                "canonical-quantity",
+                                f"{field} {value!r} is not in canonical form ({canonical!r})",
+                                "write it as the API server prints it, or Argo CD never settles",
+                            )
