@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import traceback
 from collections.abc import Callable, Iterable
@@ -13,8 +14,12 @@ import click
 
 from taugen import __version__
 from taugen.build import BuildOptions, BuildResult, build
+from taugen.diff.command import FAIL_ON, DiffOptions, diff
+from taugen.diff.markdown import markdown
+from taugen.diff.render import as_json, text
 from taugen.errors import FoundProblems, InputError, Problem, TaugenError
 from taugen.input_schemas import KINDS, schema_files
+from taugen.kueue_api import write_kueue_schemas
 from taugen.validate.command import ValidateOptions, validate_paths
 from taugen.validate.kubeconform import run_kubeconform
 from taugen.validate.report import RENDERERS
@@ -115,13 +120,14 @@ def _report(result: BuildResult, check: bool) -> int:
 @click.option("--out", type=click.Path(path_type=Path), help="Write every schema into this folder.")
 @_guarded
 def schema_command(kind: str | None, out: Path | None) -> int:
-    """Print the JSON Schema of an input KIND, or write them all with --out."""
+    """Print the JSON Schema of an input KIND, or write them all (Kueue's too) with --out."""
     files = schema_files()
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         for name, content in files.items():
             (out / name).write_bytes(content)
-        click.echo(f"wrote {len(files)} schemas to {out}")
+        kueue = write_kueue_schemas(out)
+        click.echo(f"wrote {len(files) + len(kueue)} schemas to {out}")
         return EXIT_OK
     chosen = [f"{kind.lower()}.schema.json"] if kind else sorted(files)
     for name in chosen:
@@ -176,3 +182,45 @@ def validate_command(
         click.echo(note, err=True)
     click.echo(RENDERERS[output](report, Path.cwd()), nl=False)
     return EXIT_OK if report.valid else EXIT_FOUND
+
+
+@main.command("diff")
+@click.argument("base")
+@click.argument("head", required=False)
+@click.option(
+    "-c",
+    "--config",
+    "config",
+    type=click.Path(path_type=Path),
+    default="taugen.yaml",
+    show_default=True,
+    help="Project whose output root is compared when BASE or HEAD names no path.",
+)
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+    help="text for a terminal, markdown for a pull-request comment, json for machines.",
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(FAIL_ON),
+    help="Exit 1 on any change, on any risk, or on a risk of one class.",
+)
+@_guarded
+def diff_command(base: str, head: str | None, config: Path, output: str, fail_on: str | None) -> int:
+    """Compare two output trees: BASE and HEAD are folders, files, git:REV or git:REV:PATH.
+
+    HEAD defaults to the working tree. Git revisions are read without a checkout.
+    """
+    result = diff(DiffOptions(base, head, Path.cwd(), config))
+    if output == "json":
+        click.echo(as_json(result), nl=False)
+    elif output == "markdown":
+        click.echo(markdown(result), nl=False)
+    else:
+        color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        click.echo(text(result, color), nl=False, color=color)
+    return EXIT_FOUND if result.crosses(fail_on) else EXIT_OK

@@ -19,10 +19,6 @@ class Finding:
     def is_error(self) -> bool:
         return self.problem.severity == "error"
 
-    def render(self) -> str:
-        p = self.problem
-        return f"{p.path}:{p.line}:{p.col}: {p.severity}: {self.subject}: {p.message} ({p.rule})"
-
 
 def finding(
     resource: Resource,

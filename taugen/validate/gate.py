@@ -8,7 +8,7 @@ from pathlib import Path
 from taugen.emit import KUSTOMIZATION
 from taugen.errors import FoundProblems
 from taugen.validate.engine import validate
-from taugen.validate.report import text
+from taugen.validate.report import render, summary
 from taugen.validate.resources import resources_from_bytes
 from taugen.validate.schemas import SchemaStore
 
@@ -23,5 +23,6 @@ def check_tree(root: Path, clusters: Mapping[str, Mapping[str, bytes]]) -> None:
     }
     report = validate(resources_from_bytes(files), SchemaStore(), len(files))
     if not report.valid:
-        lines = [line for line in text(report, Path.cwd()).splitlines() if "warning:" not in line]
+        errors = [f for f in report.findings if f.is_error]
+        lines = [*(line for f in errors for line in render(f, Path.cwd())), summary(report)]
         raise FoundProblems("the compiled tree does not validate; nothing was written", lines)

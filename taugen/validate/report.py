@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from taugen.validate.engine import Report, Result
+from taugen.validate.findings import Finding
 
 
 def _shown(path: Path, base: Path) -> str:
@@ -17,14 +18,16 @@ def _shown(path: Path, base: Path) -> str:
         return path.as_posix()
 
 
+def render(item: Finding, base: Path) -> list[str]:
+    """`path:line:col: error: Kind/name: message (rule)`, then the hint."""
+    p = item.problem
+    where = f"{_shown(p.path, base)}:{p.line}:{p.col}" if p.line else _shown(p.path, base)
+    head = f"{where}: {p.severity}: {item.subject}: {p.message} ({p.rule})"
+    return [head, f"  hint: {p.hint}"] if p.hint else [head]
+
+
 def text(report: Report, base: Path) -> str:
-    lines = []
-    for item in report.findings:
-        p = item.problem
-        where = f"{_shown(p.path, base)}:{p.line}:{p.col}" if p.line else _shown(p.path, base)
-        lines.append(f"{where}: {p.severity}: {item.subject}: {p.message} ({p.rule})")
-        if p.hint:
-            lines.append(f"  hint: {p.hint}")
+    lines = [line for item in report.findings for line in render(item, base)]
     lines.append(summary(report))
     return "\n".join(lines) + "\n"
 

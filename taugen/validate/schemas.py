@@ -14,6 +14,7 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 from referencing import Registry, Resource
 
+from taugen.errors import TaugenError
 from taugen.input_schemas import SCHEMA_DIR
 from taugen.validate.crd import load_crds, object_schema
 
@@ -21,7 +22,7 @@ DEFAULT_KUBERNETES_VERSION = "1.33"
 _K8S_SCHEMAS = "kubernetes-json-schema"
 
 
-class UnknownKubernetesVersion(ValueError):
+class UnknownKubernetesVersion(TaugenError):
     """--kubernetes-version names a version kubernetes-validate has no schemas for."""
 
 
@@ -72,7 +73,7 @@ def _kubernetes_folder(version: str) -> str:
     matches = [name for name in shipped if re.match(rf"^v{re.escape(wanted)}(\.\d+)?-local-strict$", name)]
     if not matches:
         known = ", ".join(n.removeprefix("v").removesuffix(".0-local-strict") for n in shipped)
-        raise UnknownKubernetesVersion(f"no schemas for Kubernetes {version}; known: {known}")
+        raise UnknownKubernetesVersion(f"--kubernetes-version {version}: no schemas for it; known: {known}")
     return matches[-1]
 
 
