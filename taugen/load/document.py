@@ -31,10 +31,11 @@ class Document:
 
     path: Path
     data: Any
+    start: tuple[int, int] = (0, 0)  # 0-based; where a document without positions (a scalar) starts
 
     def at(self, loc: Loc, *, key: bool = False) -> Position:
         """Position of the value at `loc` (or of its key); the nearest existing parent otherwise."""
-        line, col = _start(self.data)
+        line, col = _start(self.data) if hasattr(self.data, "lc") else self.start
         node = self.data
         last = len(loc) - 1
         for index, step in enumerate(loc):
@@ -106,7 +107,14 @@ def parse_documents(path: Path, text: str) -> list[Document]:
         raise InputError(
             [Problem(path, 1, 1, "yaml", f"invalid YAML: {err}", "fix the YAML syntax")]
         ) from None
-    return [Document(path, d) for d in docs if d is not None]
+    starts = _scalar_starts(yaml, text) if any(not hasattr(d, "lc") for d in docs if d is not None) else {}
+    return [Document(path, d, starts.get(i, (0, 0))) for i, d in enumerate(docs) if d is not None]
+
+
+def _scalar_starts(yaml: YAML, text: str) -> dict[int, tuple[int, int]]:
+    """Scalar documents carry no position: compose the stream again to find where each starts."""
+    nodes = list(yaml.compose_all(text))
+    return {i: (n.start_mark.line, n.start_mark.column) for i, n in enumerate(nodes) if n is not None}
 
 
 def load_one(path: Path) -> Document:

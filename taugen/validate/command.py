@@ -29,8 +29,8 @@ def default_paths(project_file: Path) -> tuple[Path, ...]:
 
 def validate_paths(options: ValidateOptions) -> Report:
     paths = options.paths or default_paths(options.project_file)
-    files = manifest_files(list(paths))
+    files, listing = manifest_files(list(paths))
     loaded = load_resources(files)
     store = SchemaStore(options.kubernetes_version, options.crds)
-    unreadable = [Finding(p, "file") for p in loaded.problems]
+    unreadable = [Finding(p, "file") for p in [*listing, *loaded.problems]]
     return validate(loaded.resources, store, len(files), unreadable)

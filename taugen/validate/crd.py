@@ -30,6 +30,8 @@ from typing import Any
 import yaml
 from jsonschema import Draft7Validator
 
+from taugen.errors import InputError, Problem
+
 Schema = dict[str, Any]
 
 DNS_LABEL = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
@@ -59,6 +61,7 @@ OBJECT_META: Schema = {
 
 _SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf")
 _LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+CRD_HINT = "pass CustomResourceDefinition YAML: a release's CRD files or `kubectl get crd NAME -o yaml`"
 _LATE_FLAGS = re.compile(r"^\^\(\?([aiLmsux]+)\)")
 
 
@@ -128,18 +131,35 @@ def load_crds(source: Path) -> dict[tuple[str, str], CrdVersion]:
     """(apiVersion, kind) -> CrdVersion, for every CRD in the file or folder (a List of CRDs too)."""
     found: dict[tuple[str, str], CrdVersion] = {}
     for path in crd_files(source):
-        for doc in _crd_documents(path):
-            spec = doc["spec"]
-            for version in spec["versions"]:
-                crd = CrdVersion(
-                    group=spec["group"],
-                    version=version["name"],
-                    kind=spec["names"]["kind"],
-                    namespaced=spec["scope"] == "Namespaced",
-                    served=bool(version.get("served")),
-                    schema=strict_schema(version["schema"]["openAPIV3Schema"]),
-                )
-                found[(crd.api_version, crd.kind)] = crd
+        try:
+            for doc in _crd_documents(path):
+                found.update(_versions(doc))
+        except yaml.YAMLError as err:
+            mark = getattr(err, "problem_mark", None)
+            line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            raise InputError(
+                [Problem(path, line, col, "crd", f"--crd: not readable YAML: {err}", CRD_HINT)]
+            ) from None
+        except (KeyError, TypeError, AttributeError) as err:
+            raise InputError(
+                [Problem(path, 1, 1, "crd", f"--crd: a CRD here lacks {err}", CRD_HINT)]
+            ) from None
+    return found
+
+
+def _versions(doc: dict[str, Any]) -> dict[tuple[str, str], CrdVersion]:
+    spec = doc["spec"]
+    found = {}
+    for version in spec["versions"]:
+        crd = CrdVersion(
+            group=spec["group"],
+            version=version["name"],
+            kind=spec["names"]["kind"],
+            namespaced=spec["scope"] == "Namespaced",
+            served=bool(version.get("served")),
+            schema=strict_schema(version["schema"]["openAPIV3Schema"]),
+        )
+        found[(crd.api_version, crd.kind)] = crd
     return found
 
 

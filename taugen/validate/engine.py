@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from jsonschema import ValidationError
 
@@ -98,25 +98,21 @@ def _schema_findings(resource: Resource, store: SchemaStore) -> tuple[str | None
         return None, []
     validator, source = found
     errors = sorted(validator.iter_errors(obj), key=lambda e: [str(s) for s in e.absolute_path])
-    return source, [_schema_finding(resource, e, source) for e in errors]
+    return source, [f for e in errors for f in _schema_findings_of(resource, e, source)]
 
 
-def _schema_finding(resource: Resource, error: ValidationError, source: str) -> Finding:
-    loc: list[Any] = list(error.absolute_path)
-    key = False
+def _schema_findings_of(resource: Resource, error: ValidationError, source: str) -> list[Finding]:
+    """One finding per schema error; an object with unknown fields gets one per field, at its key."""
+    hint = f"the {source} schema for {resource.kind} rejects it"
+    path = list(error.absolute_path)
+    where = ".".join(str(s) for s in path) or "object"
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         schema = error.schema if isinstance(error.schema, dict) else {}
-        allowed = set(schema.get("properties", {}))
-        extra = sorted(k for k in error.instance if k not in allowed)
+        extra = [k for k in error.instance if k not in schema.get("properties", {})]  # file order
         if extra:
-            loc, key = [*loc, extra[0]], True
-    where = ".".join(str(s) for s in error.absolute_path) or "object"
+            return [
+                finding(resource, [*path, k], "schema", f"{where}: unknown field {k!r}", hint, key=True)
+                for k in extra
+            ]
     message = error.message if len(error.message) <= MAX_MESSAGE else error.message[:MAX_MESSAGE] + "…"
-    return finding(
-        resource,
-        loc,
-        "schema",
-        f"{where}: {message}",
-        f"the {source} schema for {resource.kind} rejects it",
-        key=key,
-    )
+    return [finding(resource, path, "schema", f"{where}: {message}", hint)]

@@ -7,12 +7,11 @@ from collections.abc import Iterator
 from taugen.resolve.labels import GPU_CLASS, HOSTNAME
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource
-from taugen.validate.semantic import Tree, _list, _spec
+from taugen.validate.semantic import Tree, _list, _map, _meta, _spec
 
 
 def _labels(resource: Resource) -> dict[str, str]:
-    labels = (resource.obj.get("metadata") or {}).get("labels")
-    return labels if isinstance(labels, dict) else {}
+    return _meta(resource, "labels")
 
 
 def _class_levels(tree: Tree) -> dict[str, list[str]]:
@@ -24,7 +23,7 @@ def _class_levels(tree: Tree) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for rf in tree.of("ResourceFlavor"):
         spec = _spec(rf)
-        gpu_class = (spec.get("nodeLabels") or {}).get(GPU_CLASS)
+        gpu_class = _map(spec.get("nodeLabels")).get(GPU_CLASS)
         if gpu_class and spec.get("topologyName") in levels:
             found[gpu_class] = [str(x) for x in levels[spec["topologyName"]]]
     return found
@@ -51,7 +50,7 @@ def flavor_nodes(tree: Tree) -> Iterator[Finding]:
     carried = {_labels(n).get(GPU_CLASS) for n in tree.of("Node", kueue=False)}
     for rf in tree.of("ResourceFlavor"):
         spec = _spec(rf)
-        gpu_class = (spec.get("nodeLabels") or {}).get(GPU_CLASS)
+        gpu_class = _map(spec.get("nodeLabels")).get(GPU_CLASS)
         if gpu_class and spec.get("topologyName") and gpu_class not in carried:
             yield finding(
                 rf,

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from taugen.validate.findings import Finding, finding
-from taugen.validate.semantic import ADMIT_ALL, Tree, _flavors, _groups, _spec
+from taugen.validate.semantic import ADMIT_ALL, Tree, _flavors, _groups, _meta, _spec
 
 # Kueue v1beta2 API limits (CRD maxItems / maxProperties, and the names Kueue puts in labels).
 MAX_GROUPS, MAX_COVERED, MAX_FLAVORS, MAX_RESOURCES = 16, 64, 64, 64
@@ -35,7 +35,12 @@ def limits(tree: Tree) -> Iterator[Finding]:
 def _over(resource: Any, loc: list[Any], limit: int, what: str) -> Iterator[Finding]:
     node: Any = resource.obj
     for step in loc:
-        node = node.get(step) if isinstance(node, dict) else (node[step] if isinstance(node, list) else None)
+        if isinstance(node, dict):
+            node = node.get(step)
+        elif isinstance(node, list) and isinstance(step, int) and step < len(node):
+            node = node[step]
+        else:
+            return
     if isinstance(node, list | dict) and len(node) > limit:
         yield finding(
             resource,
@@ -81,7 +86,7 @@ def priority_pairs(tree: Tree) -> Iterator[Finding]:
                 "give the pair the same value",
             )
     for name, pc in sorted(pods.items()):
-        managed = (pc.obj.get("metadata", {}).get("labels") or {}).get("app.kubernetes.io/managed-by")
+        managed = _meta(pc, "labels").get("app.kubernetes.io/managed-by")
         if managed == "taugen" and name not in workloads and workloads:
             yield finding(
                 pc,
@@ -101,12 +106,11 @@ def namespace_selectors(tree: Tree) -> Iterator[Finding]:
                 cq,
                 ["spec"] if "namespaceSelector" not in spec else ["spec", "namespaceSelector"],
                 "namespace-selector",
-                "namespaceSelector is null: the queue admits no namespace",
+                f"namespaceSelector is {'null' if 'namespaceSelector' in spec else 'absent'}: "
+                "the queue admits no namespace",
                 "select the tenant namespaces, e.g. kubernetes.io/metadata.name In [...]",
             )
-        elif (
-            selector == {} and (cq.obj.get("metadata", {}).get("annotations") or {}).get(ADMIT_ALL) != "true"
-        ):
+        elif selector == {} and _meta(cq, "annotations").get(ADMIT_ALL) != "true":
             yield finding(
                 cq,
                 ["spec", "namespaceSelector"],

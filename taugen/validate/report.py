@@ -70,8 +70,10 @@ def as_json(report: Report, base: Path) -> str:
                 "file": _shown(f.problem.path, base),
                 "line": f.problem.line,
                 "col": f.problem.col,
+                "severity": f.problem.severity,
                 "rule": f.problem.rule,
                 "message": f.problem.message,
+                "hint": f.problem.hint,
             }
             for f in report.unreadable
         ],

@@ -31,9 +31,17 @@ class Tree:
         return {r.name for r in self.of(kind)}
 
 
+def _map(value: Any) -> dict[str, Any]:
+    """A mapping, or {} for anything else: the schema reports a badly shaped object."""
+    return value if isinstance(value, dict) else {}
+
+
 def _spec(resource: Resource) -> dict[str, Any]:
-    spec = resource.obj.get("spec")
-    return spec if isinstance(spec, dict) else {}
+    return _map(resource.obj.get("spec"))
+
+
+def _meta(resource: Resource, field: str) -> dict[str, Any]:
+    return _map(_map(resource.obj.get("metadata")).get(field))
 
 
 def _list(value: Any) -> list[Any]:
