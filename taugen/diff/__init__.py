@@ -1,0 +1,11 @@
+"""`taugen diff`: what a change to an output tree does, in Kueue's words, risks first.
+
+sources    BASE / HEAD (folder, file, git:REV[:PATH]) -> files, never touching the working tree
+objects    files -> objects by identity (cluster folder, apiVersion, kind, namespace, name)
+normalize  an object -> a comparable shape (named list items as maps, order kept aside)
+changes    paired objects -> field changes (deepdiff) and order changes
+words      a change -> a headline with old → new
+risks      a change -> its risk classes (rejected, capacity, placement, priority)
+command    the core function: two specs in, a DiffResult out
+render     text and JSON; markdown: a pull-request comment
+"""

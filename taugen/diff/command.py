@@ -1,0 +1,131 @@
+"""`taugen diff` as a core function: two tree specs in, a result out (the CLI prints it)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from taugen.diff.changes import FieldChange, ObjectAction, ObjectChange, compare
+from taugen.diff.normalize import orders
+from taugen.diff.objects import Identity, Placed, objects
+from taugen.diff.risks import IDS, LEVELS, Risk, field_risks, object_risks
+from taugen.diff.sources import Spec, pair_specs, read_tree
+from taugen.diff.words import field_headline, object_headline
+from taugen.errors import InputError
+from taugen.load.project import load_project
+
+FAIL_ON = ("change", "risk", *IDS)
+
+
+@dataclass(frozen=True)
+class DiffOptions:
+    base: str
+    head: str | None = None  # None: the working tree
+    cwd: Path = Path()
+    project_file: Path = Path("taugen.yaml")  # its output root is the path when none is given
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One headline a reviewer reads, with the risks it carries."""
+
+    ident: Identity
+    action: ObjectAction  # of the object
+    headline: str
+    field: FieldChange | None
+    risks: tuple[Risk, ...]
+
+
+@dataclass(frozen=True)
+class Plan:
+    add: int
+    change: int
+    remove: int
+    risky: int
+
+
+@dataclass(frozen=True)
+class DiffResult:
+    base: str
+    head: str
+    changes: tuple[ObjectChange, ...]
+    entries: tuple[Entry, ...]
+
+    @property
+    def clusters(self) -> list[str]:
+        return sorted({c.ident.cluster for c in self.changes})
+
+    def plan(self, cluster: str | None = None) -> Plan:
+        changes = [c for c in self.changes if cluster in (None, c.ident.cluster)]
+        entries = [e for e in self.entries if cluster in (None, e.ident.cluster)]
+        count = {a: sum(c.action == a for c in changes) for a in ("add", "change", "remove")}
+        return Plan(count["add"], count["change"], count["remove"], sum(bool(e.risks) for e in entries))
+
+    def with_risk(self, risk_id: str) -> list[Entry]:
+        return [e for e in self.entries if any(r.id == risk_id for r in e.risks)]
+
+    def crosses(self, fail_on: str | None) -> bool:
+        """Whether `--fail-on` is crossed: any change, any risk, or a risk of one class."""
+        if fail_on is None:
+            return False
+        if fail_on == "change":
+            return bool(self.entries)
+        return any(fail_on in ("risk", r.id) for e in self.entries for r in e.risks)
+
+
+def diff(options: DiffOptions) -> DiffResult:
+    old_spec, new_spec = pair_specs(options.base, options.head, _default_path(options))
+    base, head = _read_both(old_spec, new_spec, options.cwd)
+    changes = compare(base[1], head[1])
+    levels = _levels(base[1], head[1])
+    entries = tuple(e for c in changes for e in _entries(c, levels))
+    return DiffResult(base[0], head[0], tuple(changes), entries)
+
+
+def _default_path(options: DiffOptions) -> Path:
+    project = options.cwd / options.project_file
+    if not project.is_file():
+        return Path("out")
+    root = load_project(project).output_root(None).resolve()
+    try:
+        return root.relative_to(options.cwd.resolve())
+    except ValueError:
+        return root
+
+
+def _read_both(
+    old: Spec, new: Spec, cwd: Path
+) -> tuple[tuple[str, dict[Identity, Placed]], tuple[str, dict[Identity, Placed]]]:
+    """Both sides, reporting the problems of both together (STYLE.md: do not stop at the first)."""
+    found, problems = [], []
+    parsed: dict[bytes, list[Any]] = {}
+    for spec in (old, new):
+        try:
+            tree = read_tree(spec, cwd)
+            found.append((tree.label, objects(tree, parsed)))
+        except InputError as err:
+            problems.extend(err.problems)
+    if problems:
+        raise InputError(problems)
+    return found[0], found[1]
+
+
+def _levels(*sides: Mapping[Identity, Placed]) -> frozenset[str]:
+    """Node labels that place a node in a topology: taugen's R10 levels and any Topology's."""
+    found = set(LEVELS)
+    for side in sides:
+        for ident, placed in side.items():
+            if ident.kind == "Topology":
+                found.update(orders("Topology", placed.obj).get(("spec", "levels"), []))
+    return frozenset(found)
+
+
+def _entries(change: ObjectChange, levels: frozenset[str]) -> Iterator[Entry]:
+    if change.action != "change":
+        yield Entry(change.ident, change.action, object_headline(change), None, object_risks(change))
+        return
+    for field in change.fields:
+        headline = f"{change.ident.title}: {field_headline(change.ident.kind, field)}"
+        yield Entry(change.ident, change.action, headline, field, field_risks(change, field, levels))

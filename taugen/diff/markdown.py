@@ -1,0 +1,64 @@
+"""Render a diff as a pull-request comment: summary table, risks, collapsible details."""
+
+from __future__ import annotations
+
+import re
+
+from taugen.diff.command import DiffResult, Entry
+from taugen.diff.render import MARKS, prefixed
+from taugen.diff.risks import CLASSES
+
+# a marker a CI step can find to update its own comment instead of adding one per push
+MARKER = "<!-- taugen-diff -->"
+OPEN_UP_TO = 30  # changes shown unfolded; a longer list stays folded under the risks
+_SPECIAL = re.compile(r"([\\`*_{}\[\]<>|~#])")
+
+
+def markdown(result: DiffResult) -> str:
+    plan = result.plan()
+    title = f"{plan.add} to add, {plan.change} to change, {plan.remove} to remove — {plan.risky} risky"
+    lines = [MARKER, f"### taugen diff: {title if result.entries else 'no changes'}", ""]
+    lines += [f"`{_code(result.base)}` → `{_code(result.head)}`", ""]
+    if not result.entries:
+        return "\n".join(lines)
+    lines += ["| cluster | add | change | remove | risky |", "| --- | ---: | ---: | ---: | ---: |"]
+    for cluster in result.clusters:
+        p = result.plan(cluster)
+        lines.append(f"| {_escape(cluster or '(root)')} | {p.add} | {p.change} | {p.remove} | {p.risky} |")
+    lines += ["", *_risks(result), *_details(result)]
+    return "\n".join(lines)
+
+
+def _risks(result: DiffResult) -> list[str]:
+    lines: list[str] = []
+    for risk in CLASSES:
+        entries = result.with_risk(risk.id)
+        if entries:
+            lines += [f"**⚠ {risk.title}** (`{risk.id}`): {risk.explanation}", ""]  # our own markdown
+            lines += [f"- {_escape(prefixed(e))}" for e in entries]
+            lines.append("")
+    return ["#### Risks", "", *lines] if lines else []
+
+
+def _details(result: DiffResult) -> list[str]:
+    opened = " open" if len(result.entries) <= OPEN_UP_TO else ""
+    lines = [f"<details{opened}>", f"<summary>All changes ({len(result.entries)})</summary>", ""]
+    for cluster in result.clusters:
+        lines += [f"**{_escape(cluster)}**", ""] if cluster else []
+        lines += [_item(e) for e in result.entries if e.ident.cluster == cluster]
+        lines.append("")
+    return [*lines, "</details>", ""]
+
+
+def _item(entry: Entry) -> str:
+    ids = sorted({r.id for r in entry.risks})
+    tags = f" — ⚠ {', '.join(f'`{i}`' for i in ids)}" if ids else ""
+    return f"- `{MARKS[entry.action]}` {_escape(entry.headline)}{tags}"
+
+
+def _escape(words: str) -> str:
+    return _SPECIAL.sub(r"\\\1", words)
+
+
+def _code(words: str) -> str:
+    return words.replace("`", "'")

@@ -1,0 +1,134 @@
+"""Risk classes: what applying a change may do to a running cluster. The ids are stable."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from taugen.diff.changes import FieldChange, ObjectChange
+from taugen.quantity import Quantity, QuantityError
+
+GPU_CLASS = "tau.azure.com/gpu-class"
+LEVELS = ("tau.azure.com/site", "tau.azure.com/network-domain", "tau.azure.com/accelerator-domain")
+_SLOTS = ("metadata", "annotations", "tau.azure.com/ready-torchrun-host-slots")
+_QUOTA_LIMITS = ("nominalQuota", "borrowingLimit")  # less of either is less to admit with
+_TAS_IMMUTABLE = (("nodeLabels",), ("tolerations",), ("topologyName",))  # Kueue's CEL rules on a TAS flavor
+_PRIORITY_KINDS = ("PriorityClass", "WorkloadPriorityClass")
+
+
+@dataclass(frozen=True)
+class RiskClass:
+    id: str
+    title: str
+    explanation: str
+
+
+CLASSES = (
+    RiskClass(
+        "rejected",
+        "rejected by the API server",
+        "the fields are immutable: delete and recreate the object (Argo CD: sync it once with "
+        "`argocd.argoproj.io/sync-options: Force=true,Replace=true`; `Replace=true` alone is refused too)",
+    ),
+    RiskClass(
+        "capacity",
+        "capacity loss",
+        "less quota, fewer slots, or a flavor, queue or tenant gone: work that fits today may wait "
+        "or never be admitted",
+    ),
+    RiskClass(
+        "placement",
+        "placement change",
+        "a node changes gpu-class or topology domain: running TAS workloads there may be evicted or stranded",
+    ),
+    RiskClass(
+        "priority",
+        "priority change",
+        "a priority value changed or a class was removed: preemption order changes, and new pods or "
+        "workloads naming a removed class are refused",
+    ),
+)
+IDS = tuple(c.id for c in CLASSES)
+
+
+@dataclass(frozen=True, order=True)
+class Risk:
+    id: str
+    reason: str
+
+
+def object_risks(change: ObjectChange) -> tuple[Risk, ...]:
+    """Adding is never risky; removing a queue, flavor or class is. Removing a Node from Git
+    changes nothing on the cluster (taugen's Nodes are never pruned)."""
+    if change.action != "remove":
+        return ()
+    kind = change.ident.kind
+    if kind in ("ClusterQueue", "ResourceFlavor", "LocalQueue", "Topology"):
+        return (Risk("capacity", f"the {kind} is deleted"),)
+    if kind in _PRIORITY_KINDS:
+        return (Risk("priority", f"the {kind} is deleted"),)
+    return ()
+
+
+def field_risks(change: ObjectChange, field: FieldChange, levels: frozenset[str]) -> tuple[Risk, ...]:
+    return tuple(sorted(set(_field_risks(change, field, levels))))
+
+
+def _field_risks(change: ObjectChange, field: FieldChange, levels: frozenset[str]) -> Iterator[Risk]:
+    kind, path = change.ident.kind, field.path
+    if kind == "Topology" and path[:2] == ("spec", "levels"):
+        yield Risk("rejected", "a Topology's levels are immutable")
+    if (
+        kind == "ResourceFlavor"
+        and _tas(change.old)
+        and path[:1] == ("spec",)
+        and path[1:2] in _TAS_IMMUTABLE
+    ):
+        yield Risk("rejected", f"a TAS flavor's {path[1]} is immutable")
+    if kind == "LocalQueue" and path == ("spec", "clusterQueue"):
+        yield Risk("rejected", "a LocalQueue's clusterQueue is immutable")
+    if kind == "PriorityClass" and path in (("value",), ("preemptionPolicy",)):
+        yield Risk("rejected", f"a PriorityClass's {path[0]} is immutable")
+    if kind in _PRIORITY_KINDS and path == ("value",):
+        yield Risk("priority", "the value changes")
+    if _capacity_lost(kind, field):
+        yield Risk("capacity", "less capacity")
+    if kind == "Node" and _labels_touched(field) & (levels | {GPU_CLASS}):
+        yield Risk("placement", "the node moves to another class or domain")
+
+
+def _tas(obj: Mapping[str, Any] | None) -> bool:
+    spec = obj.get("spec") if obj is not None else None
+    return isinstance(spec, Mapping) and bool(spec.get("topologyName"))
+
+
+def _capacity_lost(kind: str, field: FieldChange) -> bool:
+    path = field.path
+    if kind == "ResourceFlavor" and path == _SLOTS:
+        return field.action == "removed" or _decreased(field)
+    if kind != "ClusterQueue":
+        return False
+    if path[:1] == ("spec",) and "namespaceSelector" in path:
+        return field.action == "removed"  # a tenant no longer admitted
+    if path[:2] != ("spec", "resourceGroups"):
+        return False
+    if field.action == "removed":
+        return path[-1] not in ("borrowingLimit", "lendingLimit")  # without a limit, more to borrow
+    return path[-1] in _QUOTA_LIMITS and _decreased(field)
+
+
+def _decreased(field: FieldChange) -> bool:
+    try:
+        return field.action == "changed" and Quantity.parse(field.new).value < Quantity.parse(field.old).value
+    except (QuantityError, TypeError):
+        return False
+
+
+def _labels_touched(field: FieldChange) -> set[str]:
+    path = field.path
+    if path[:2] != ("metadata", "labels"):
+        return set()
+    if len(path) > 2:
+        return {str(path[2])}
+    return {str(k) for side in (field.old, field.new) if isinstance(side, Mapping) for k in side}
