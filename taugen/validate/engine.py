@@ -93,12 +93,11 @@ def _schema_findings(resource: Resource, store: SchemaStore) -> tuple[str | None
                 "every document must be one Kubernetes object",
             )
         ]
-    found = store.lookup(str(obj["apiVersion"]), str(obj["kind"]))
-    if found is None:
+    checker = store.lookup(str(obj["apiVersion"]), str(obj["kind"]))
+    if checker is None:
         return None, []
-    validator, source = found
-    errors = sorted(validator.iter_errors(obj), key=lambda e: [str(s) for s in e.absolute_path])
-    return source, [f for e in errors for f in _schema_findings_of(resource, e, source)]
+    errors = sorted(checker.errors(obj), key=lambda e: [str(s) for s in e.absolute_path])
+    return checker.source, [f for e in errors for f in _schema_findings_of(resource, e, checker.source)]
 
 
 def _schema_findings_of(resource: Resource, error: ValidationError, source: str) -> list[Finding]:

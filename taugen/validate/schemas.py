@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import re
-from functools import cache
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache, partial
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft7Validator, Draft202012Validator
+import jsonschema_rs
+from jsonschema import Draft7Validator, Draft202012Validator, ValidationError
 from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 from referencing import Registry, Resource
@@ -26,25 +29,49 @@ class UnknownKubernetesVersion(TaugenError):
     """--kubernetes-version names a version kubernetes-validate has no schemas for."""
 
 
+@dataclass(frozen=True)
+class Checker:
+    """A schema's validators: jsonschema-rs answers "valid?" fast; python-jsonschema, asked only
+    about an invalid object, says exactly what is wrong and where."""
+
+    python: Validator
+    fast: Any | None  # a jsonschema_rs validator, or None when it cannot compile the schema
+    source: str  # crd, taugen, kubernetes
+
+    def errors(self, obj: Any) -> list[ValidationError]:
+        if self.fast is not None:
+            try:
+                if self.fast.is_valid(obj):
+                    return []
+            except (ValueError, TypeError):  # a value jsonschema-rs cannot read (a datetime)
+                pass
+        return list(self.python.iter_errors(obj))
+
+
 class SchemaStore:
-    """(apiVersion, kind) -> a strict validator and where its schema came from."""
+    """(apiVersion, kind) -> the checker of its schema, from --crd, taugen or kubernetes-validate."""
 
     def __init__(self, kubernetes_version: str = DEFAULT_KUBERNETES_VERSION, crds: tuple[Path, ...] = ()):
         self.k8s_folder = _kubernetes_folder(kubernetes_version)
-        self.crd_validators: dict[tuple[str, str], Validator] = {}
+        self.crd_checkers: dict[tuple[str, str], Checker] = {}
         for source in crds:
             for key, crd in load_crds(source).items():
-                self.crd_validators[key] = Draft7Validator(object_schema(crd))
+                schema = object_schema(crd)
+                fast = _fast(partial(jsonschema_rs.Draft7Validator, schema))
+                self.crd_checkers[key] = Checker(Draft7Validator(schema), fast, "crd")
 
-    def lookup(self, api_version: str, kind: str) -> tuple[Validator, str] | None:
+    def lookup(self, api_version: str, kind: str) -> Checker | None:
         key = (api_version, kind)
-        if key in self.crd_validators:
-            return self.crd_validators[key], "crd"
-        own = _own_validator(api_version, kind)
-        if own is not None:
-            return own, "taugen"
-        builtin = _builtin_validator(self.k8s_folder, api_version, kind)
-        return (builtin, "kubernetes") if builtin is not None else None
+        if key in self.crd_checkers:
+            return self.crd_checkers[key]
+        return _own_checker(api_version, kind) or _builtin_checker(self.k8s_folder, api_version, kind)
+
+
+def _fast(make: Callable[[], Any]) -> Any | None:
+    try:
+        return make()
+    except (ValueError, TypeError):  # a schema jsonschema-rs does not take: python-jsonschema alone
+        return None
 
 
 def own_schema_path(api_version: str, kind: str) -> Path | None:
@@ -56,14 +83,13 @@ def own_schema_path(api_version: str, kind: str) -> Path | None:
 
 
 @cache
-def _own_validator(api_version: str, kind: str) -> Validator | None:
+def _own_checker(api_version: str, kind: str) -> Checker | None:
     path = own_schema_path(api_version, kind)
     if path is None or not path.is_file():
         return None
     schema = json.loads(path.read_text())
     cls: Any = validator_for(schema, default=Draft202012Validator)
-    validator: Validator = cls(schema)
-    return validator
+    return Checker(cls(schema), _fast(lambda: jsonschema_rs.validator_for(schema)), "taugen")
 
 
 def _kubernetes_folder(version: str) -> str:
@@ -78,7 +104,7 @@ def _kubernetes_folder(version: str) -> str:
 
 
 @cache
-def _builtin_validator(folder: str, api_version: str, kind: str) -> Validator | None:
+def _builtin_checker(folder: str, api_version: str, kind: str) -> Checker | None:
     # kubernetes-validate's naming: rbac.authorization.k8s.io/v1 -> rbac-v1; v1 -> v1
     suffix = re.sub(r"^([^./]*)(?:\.[^/]*)?/", r"\1-", api_version)
     root = files("kubernetes_validate").joinpath(_K8S_SCHEMAS, folder)
@@ -89,12 +115,23 @@ def _builtin_validator(folder: str, api_version: str, kind: str) -> Validator | 
     kind_enum = schema.get("properties", {}).get("kind", {}).get("enum")
     if kind_enum is not None and kind not in kind_enum:
         return None
-    return Draft202012Validator(schema, registry=_registry(folder))
+    definitions = _definitions(folder)
+    fast = _fast(
+        lambda: jsonschema_rs.validator_for(
+            schema, registry=jsonschema_rs.Registry([(definitions["$id"], definitions)])
+        )
+    )
+    return Checker(Draft202012Validator(schema, registry=_registry(folder)), fast, "kubernetes")
+
+
+@cache
+def _definitions(folder: str) -> dict[str, Any]:
+    root = files("kubernetes_validate").joinpath(_K8S_SCHEMAS, folder)
+    definitions: dict[str, Any] = json.loads(root.joinpath("_definitions.json").read_text())
+    return definitions
 
 
 @cache
 def _registry(folder: str) -> Registry[Any]:
-    root = files("kubernetes_validate").joinpath(_K8S_SCHEMAS, folder)
-    definitions = json.loads(root.joinpath("_definitions.json").read_text())
-    resource: Resource[Any] = Resource.from_contents(definitions)
+    resource: Resource[Any] = Resource.from_contents(_definitions(folder))
     return resource @ Registry()
