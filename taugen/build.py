@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from taugen.backends import BACKENDS
 from taugen.check import describe
@@ -15,7 +16,7 @@ from taugen.compile.common import node_labels, priority_classes
 from taugen.compile.decorate import decorate
 from taugen.compile.digest import inputs_digest
 from taugen.compile.quota import plan_quotas
-from taugen.emit import emit
+from taugen.emit import emit_objects, render
 from taugen.errors import InputError, Problem, ProblemCollector
 from taugen.load.profiles import LoadedProfile
 from taugen.load.project import (
@@ -54,13 +55,14 @@ class BuildResult:
 @dataclass(frozen=True)
 class CompiledCluster:
     files: dict[str, bytes]
+    objects: dict[str, list[dict[str, Any]]]  # per file, as written (validated before the swap)
     lock: ClusterLock
     warnings: list[Problem]
 
 
 def build(options: BuildOptions) -> BuildResult:
     loaded = load_project(options.project_file)
-    clusters = _selected(loaded, options.cluster)
+    clusters = selected_clusters(loaded, options.cluster)
     lock = read_lock(loaded.lock_path)
     profiles = load_project_profiles(loaded)
     root = loaded.output_root(options.out)
@@ -74,7 +76,7 @@ def build(options: BuildOptions) -> BuildResult:
     new_lock = _new_lock(lock, compiled, dropped)
     files = {name: c.files for name, c in compiled.items()}
     warnings = tuple(w for c in compiled.values() for w in c.warnings)
-    check_tree(root, files)
+    check_tree(root, {name: (c.objects, c.files) for name, c in compiled.items()})
     if options.check:
         return BuildResult(
             warnings, differences=tuple(_differences(root, files, dropped, loaded.lock_path, new_lock))
@@ -83,7 +85,7 @@ def build(options: BuildOptions) -> BuildResult:
     return BuildResult(warnings, tuple(written))
 
 
-def _selected(loaded: LoadedProject, name: str | None) -> list[Cluster]:
+def selected_clusters(loaded: LoadedProject, name: str | None) -> list[Cluster]:
     clusters = loaded.project.clusters
     if name is None:
         return list(clusters)
@@ -141,14 +143,15 @@ def _compile(
         *backend.compile(resolved, quotas),
         catalog(resolved, profiles, quotas, digest),
     ]
-    files = emit(decorate(manifests, backend))
+    objects = emit_objects(decorate(manifests, backend))
+    files = render(objects)
     entry = ClusterLock(
         observedAt=resolved.observed_at.astimezone(UTC),
         inputsDigest=digest,
         treeDigest=tree_digest(files),
         gpuQuota={q.gpu_class: q.gpus for q in quotas},
     )
-    return CompiledCluster(files, entry, [*resolved.warnings, *quota_warnings])
+    return CompiledCluster(files, objects, entry, [*resolved.warnings, *quota_warnings])
 
 
 def tree_digest(files: dict[str, bytes]) -> str:

@@ -47,7 +47,7 @@ def _sorted(value: Any) -> Any:
     return value
 
 
-def dump(docs: Iterable[dict[str, Any]]) -> bytes:
+def dump(docs: Iterable[dict[str, Any]], header: str = HEADER) -> bytes:
     text = yaml.dump_all(
         docs,
         Dumper=_Dumper,
@@ -57,18 +57,23 @@ def dump(docs: Iterable[dict[str, Any]]) -> bytes:
         width=1 << 16,
         explicit_start=True,
     )
-    return (HEADER + text).encode()
+    return (header + text).encode()
 
 
-def emit(manifests: Iterable[Manifest]) -> dict[str, bytes]:
-    """Files of one cluster folder, objects in each sorted by kind, namespace and name."""
+def emit_objects(manifests: Iterable[Manifest]) -> dict[str, list[dict[str, Any]]]:
+    """Objects of each file of one cluster folder, in file order: kind, namespace, name."""
     by_file: dict[str, list[Manifest]] = defaultdict(list)
     for manifest in manifests:
         by_file[manifest.file].append(manifest)
-    files = {
-        name: dump(ordered(m.obj) for m in sorted(group, key=lambda m: m.identity[1:]))
-        for name, group in by_file.items()
+    return {
+        name: [ordered(m.obj) for m in sorted(group, key=lambda m: m.identity[1:])]
+        for name, group in sorted(by_file.items())
     }
+
+
+def render(objects: dict[str, list[dict[str, Any]]]) -> dict[str, bytes]:
+    """The bytes of every file, and the kustomization that lists them."""
+    files = {name: dump(docs) for name, docs in objects.items()}
     files[KUSTOMIZATION] = dump(
         [
             {
@@ -79,3 +84,7 @@ def emit(manifests: Iterable[Manifest]) -> dict[str, bytes]:
         ]
     )
     return dict(sorted(files.items()))
+
+
+def emit(manifests: Iterable[Manifest]) -> dict[str, bytes]:
+    return render(emit_objects(manifests))

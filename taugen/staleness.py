@@ -20,10 +20,9 @@ def check_fresh(
         return
     problems: list[Problem] = []
     observed = inventory.observed_at
-    where = inventory.observed_at_pos
     if previous is not None and observed < previous.observedAt:
         problems.append(
-            where.problem(
+            inventory.observed_at_pos.problem(
                 "R31",
                 f"inventory observedAt {_iso(observed)} is older than the lock's "
                 f"{_iso(previous.observedAt)} for cluster {cluster.name}",
@@ -33,7 +32,7 @@ def check_fresh(
     limit = cluster.maxInventoryAge
     if limit is not None and now - observed > limit:
         problems.append(
-            where.problem(
+            inventory.observed_at_pos.problem(
                 "R31",
                 f"inventory observedAt {_iso(observed)} is older than maxInventoryAge "
                 f"({format_duration(limit)}) for cluster {cluster.name}",

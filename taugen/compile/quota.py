@@ -39,16 +39,15 @@ def plan_quotas(
 
 
 def _warning(cluster: ResolvedCluster, quota: ClassQuota) -> Problem | None:
-    where = cluster.inventory.observed_at_pos
     if quota.nodes == 0:
-        return where.problem(
+        return cluster.inventory.observed_at_pos.problem(
             "R26",
             f"gpu-class {quota.gpu_class} has no nodes in cluster {cluster.name}; its "
             f"flavor and GPU quota {quota.gpus} are kept with slot quota 0",
             "pass --allow-quota-decrease to prune it",
         ).as_warning()
     if quota.gpus > quota.observed_gpus:
-        return where.problem(
+        return cluster.inventory.observed_at_pos.problem(
             "R26",
             f"gpu-class {quota.gpu_class}: the inventory has {quota.observed_gpus} GPUs; "
             f"quota stays at its high-water mark {quota.gpus}",

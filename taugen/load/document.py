@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -27,14 +28,22 @@ class Position:
 
 @dataclass(frozen=True)
 class Document:
-    """One YAML document and the file it came from."""
+    """One YAML document and the file it came from.
+
+    Loaded fast (plain data, no positions) its `text` is kept, and the first position asked
+    for parses the file again with the round-trip loader: only input with a problem pays.
+    """
 
     path: Path
     data: Any
     start: tuple[int, int] = (0, 0)  # 0-based; where a document without positions (a scalar) starts
+    text: str | None = field(default=None, repr=False, compare=False)
+    index: int = 0  # among the file's non-empty documents
 
     def at(self, loc: Loc, *, key: bool = False) -> Position:
         """Position of the value at `loc` (or of its key); the nearest existing parent otherwise."""
+        if self.text is not None:
+            return _round_trip(self.path, self.text)[self.index].at(loc, key=key)
         line, col = _start(self.data) if hasattr(self.data, "lc") else self.start
         node = self.data
         last = len(loc) - 1
@@ -92,7 +101,24 @@ def read_text(path: Path) -> str:
 
 def load_documents(path: Path) -> list[Document]:
     """Every non-empty document of a YAML stream; duplicate keys are errors."""
-    return parse_documents(path, read_text(path))
+    return fast_documents(path, read_text(path))
+
+
+def fast_documents(path: Path, text: str) -> list[Document]:
+    """Plain data from ruamel's C loader (same YAML 1.2 rules as the round-trip loader, a fifth
+    of its time); positions on demand. Input the fast loader refuses is parsed again with the
+    round-trip loader, which reports the problem with its position."""
+    try:
+        docs = list(YAML(typ="safe", pure=False).load_all(text))
+    except YAMLError:
+        return parse_documents(path, text)
+    kept = [d for d in docs if d is not None]
+    return [Document(path, d, text=text, index=i) for i, d in enumerate(kept)]
+
+
+@lru_cache(maxsize=8)
+def _round_trip(path: Path, text: str) -> list[Document]:
+    return parse_documents(path, text)
 
 
 def parse_documents(path: Path, text: str) -> list[Document]:

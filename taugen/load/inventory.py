@@ -64,13 +64,17 @@ def _field_loc(field: str, key: str | None, *, native: bool) -> Loc:
 class Inventory:
     doc: Document
     observed_at: datetime
-    observed_at_pos: Position
+    observed_at_loc: tuple[str, ...]
     site: str | None
     nodes: tuple[NodeFacts, ...]
 
     @property
     def path(self) -> Path:
         return self.doc.path
+
+    @property
+    def observed_at_pos(self) -> Position:
+        return self.doc.at(self.observed_at_loc)
 
     @property
     def nodes_at(self) -> Position:
@@ -104,7 +108,7 @@ def _native(doc: Document) -> Inventory:
         NodeFacts(n.name, n.vmSize, n.site, n.ready, n.allocatable, n.labels, doc, ("nodes", i), True)
         for i, n in enumerate(model.nodes)
     )
-    return Inventory(doc, model.observedAt, doc.at(["observedAt"]), model.site, nodes)
+    return Inventory(doc, model.observedAt, ("observedAt",), model.site, nodes)
 
 
 def _kubectl(doc: Document) -> Inventory:
@@ -126,7 +130,7 @@ def _kubectl(doc: Document) -> Inventory:
                 )
             ]
         )
-    return Inventory(doc, max(beats), doc.at(["items"]), None, nodes)
+    return Inventory(doc, max(beats), ("items",), None, nodes)
 
 
 def _kube_node(doc: Document, index: int, node: KubeNode) -> NodeFacts:

@@ -4,25 +4,50 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from taugen.emit import KUSTOMIZATION
 from taugen.errors import FoundProblems
+from taugen.load.document import Document, fast_documents
 from taugen.validate.engine import validate
 from taugen.validate.report import render, summary
-from taugen.validate.resources import resources_from_bytes
+from taugen.validate.resources import Resource
 from taugen.validate.schemas import SchemaStore
 
+Objects = Mapping[str, list[dict[str, Any]]]  # file -> objects in file order
 
-def check_tree(root: Path, clusters: Mapping[str, Mapping[str, bytes]]) -> None:
-    """Validate the compiled files (not yet written); FoundProblems lists every error."""
-    files = {
-        root / name / rel: content
-        for name, files in clusters.items()
-        for rel, content in files.items()
-        if rel != KUSTOMIZATION
-    }
-    report = validate(resources_from_bytes(files), SchemaStore(), len(files))
+
+def check_tree(root: Path, clusters: Mapping[str, tuple[Objects, Mapping[str, bytes]]]) -> None:
+    """Validate the compiled objects (not yet written); FoundProblems lists every error.
+
+    The objects are validated as they are; a position is found in the file's text only for a
+    problem (parsing the emitted tree again would double a large build's time)."""
+    resources = []
+    for name, (objects, files) in clusters.items():
+        for rel, docs in objects.items():
+            text = files[rel].decode()
+            resources += [
+                Resource(Document(root / name / rel, obj, text=text, index=i)) for i, obj in enumerate(docs)
+            ]
+    count = sum(len(objects) for objects, _ in clusters.values())
+    report = validate(resources, SchemaStore(), count)
     if not report.valid:
         errors = [f for f in report.findings if f.is_error]
         lines = [*(line for f in errors for line in render(f, Path.cwd())), summary(report)]
         raise FoundProblems("the compiled tree does not validate; nothing was written", lines)
+
+
+def check_files(root: Path, clusters: Mapping[str, Mapping[str, bytes]]) -> None:
+    """check_tree for files given as bytes (kustomization.yaml aside)."""
+    parsed = {
+        name: (
+            {
+                rel: [d.data for d in fast_documents(Path(rel), content.decode())]
+                for rel, content in files.items()
+                if rel != KUSTOMIZATION
+            },
+            files,
+        )
+        for name, files in clusters.items()
+    }
+    check_tree(root, parsed)

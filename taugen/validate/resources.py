@@ -4,33 +4,32 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from taugen.errors import InputError, Problem
-from taugen.load.document import Document, Loc, Position, load_documents, parse_documents
+from taugen.load.document import Document, Loc, Position, fast_documents, load_documents
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 KUSTOMIZATION = "kustomization.yaml"
-_FAST: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
 class Resource:
-    """One object of one file; positions come from its round-trip document, parsed on demand."""
+    """One object of one file; its document finds positions (parsing again only when asked)."""
 
-    file: Path
-    index: int  # among the file's non-empty documents
-    obj: Any
-    doc: Document | None = None
-    text: str | None = None  # when doc is None: the file's text, parsed only to find a position
+    doc: Document
+
+    @property
+    def file(self) -> Path:
+        return self.doc.path
+
+    @property
+    def obj(self) -> Any:
+        return self.doc.data
 
     def at(self, loc: Loc, *, key: bool = False) -> Position:
-        doc = self.doc or _round_trip(self.file, self.text or "")[self.index]
-        return doc.at(loc, key=key)
+        return self.doc.at(loc, key=key)
 
     @property
     def kind(self) -> str:
@@ -112,7 +111,7 @@ def load_resources(files: list[Path]) -> Loaded:
     problems: list[Problem] = []
     for path in files:
         try:
-            resources.extend(Resource(path, i, d.data, d) for i, d in enumerate(load_documents(path)))
+            resources.extend(Resource(d) for d in load_documents(path))
         except InputError as err:
             if any(p.rule == "io" for p in err.problems):
                 raise
@@ -121,16 +120,5 @@ def load_resources(files: list[Path]) -> Loaded:
 
 
 def resources_from_bytes(files: Mapping[Path, bytes]) -> list[Resource]:
-    """Objects of files taugen wrote itself (build validates its tree before the swap): read with
-    libyaml, and parsed again with positions only if a problem needs one."""
-    found: list[Resource] = []
-    for path, content in files.items():
-        text = content.decode()
-        docs = [d for d in yaml.load_all(text, Loader=_FAST) if d is not None]
-        found.extend(Resource(path, i, obj, None, text) for i, obj in enumerate(docs))
-    return found
-
-
-@lru_cache(maxsize=4)
-def _round_trip(path: Path, text: str) -> list[Document]:
-    return parse_documents(path, text)
+    """Objects of files not yet written (build validates its tree before the swap)."""
+    return [Resource(d) for path, content in files.items() for d in fast_documents(path, content.decode())]

@@ -17,7 +17,7 @@ from taugen.compile.manifest import Manifest
 from taugen.compile.quota import ClassQuota
 from taugen.errors import FoundProblems
 from taugen.resolve.cluster import ResolvedCluster
-from taugen.validate.gate import check_tree
+from taugen.validate.gate import check_files
 from tests.conftest import Run
 from tests.helpers import gpu_node, inventory, snapshot, write_project
 
@@ -52,21 +52,21 @@ def _position(content: bytes, text: str) -> tuple[int, int]:
 
 def _rejected(files: dict[str, bytes], root: Path) -> FoundProblems:
     with pytest.raises(FoundProblems) as caught:
-        check_tree(root / "out", {"c1": files})
+        check_files(root / "out", {"c1": files})
     assert str(caught.value) == SUMMARY
     return caught.value
 
 
 def test_a_valid_tree_passes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    check_tree(tmp_path / "out", {"c1": _built()})
+    check_files(tmp_path / "out", {"c1": _built()})
 
 
 def test_a_warning_alone_passes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # flavor-nodes is a warning: a class that lost its last node keeps its flavor (R26)
     monkeypatch.chdir(tmp_path)
     content = (CORPUS / "flavor-nodes-warning" / "kueue.yaml").read_bytes()
-    check_tree(tmp_path / "out", {"c1": {"kueue.yaml": content}})
+    check_files(tmp_path / "out", {"c1": {"kueue.yaml": content}})
 
 
 def test_a_clusterqueue_naming_a_missing_flavor_is_rejected(
