@@ -19,13 +19,13 @@ class Tree:
 
     def __init__(self, resources: list[Resource]) -> None:
         self.resources = [r for r in resources if isinstance(r.obj, dict)]
+        self._by_kind: dict[str, list[Resource]] = {}
+        for resource in self.resources:
+            self._by_kind.setdefault(resource.kind, []).append(resource)
 
     def of(self, kind: str, kueue: bool = True) -> list[Resource]:
-        return [
-            r
-            for r in self.resources
-            if r.kind == kind and (not kueue or str(r.obj.get("apiVersion", "")).startswith(KUEUE))
-        ]
+        found = self._by_kind.get(kind, [])
+        return [r for r in found if str(r.obj.get("apiVersion", "")).startswith(KUEUE)] if kueue else found
 
     def names(self, kind: str) -> set[str]:
         return {r.name for r in self.of(kind)}
