@@ -20,6 +20,13 @@ from taugen.diff.render import as_json, text
 from taugen.errors import FoundProblems, InputError, Problem, TaugenError
 from taugen.input_schemas import KINDS, schema_files
 from taugen.kueue_api import write_kueue_schemas
+from taugen.runs import report as run_report
+from taugen.runs.context import resolve_run
+from taugen.runs.placement import run_warnings
+from taugen.runs.preflight import preflight
+from taugen.runs.profiles import as_table, profile_tables
+from taugen.runs.render import FORMATS as RENDER_FORMATS
+from taugen.runs.render import render
 from taugen.validate.command import ValidateOptions, validate_paths
 from taugen.validate.kubeconform import run_kubeconform
 from taugen.validate.report import RENDERERS
@@ -224,3 +231,77 @@ def diff_command(base: str, head: str | None, config: Path, output: str, fail_on
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
         click.echo(text(result, color), nl=False, color=color)
     return EXIT_FOUND if result.crosses(fail_on) else EXIT_OK
+
+
+@main.command("profiles")
+@click.option(
+    "-c",
+    "--config",
+    "config",
+    type=click.Path(path_type=Path),
+    default="taugen.yaml",
+    show_default=True,
+    help="Project file.",
+)
+@click.option("--cluster", help="Only this cluster.")
+@_guarded
+def profiles_command(config: Path, cluster: str | None) -> int:
+    """List each cluster's profiles: resolved policy and readiness, from the catalog (R30)."""
+    tables = profile_tables(config, cluster)
+    _print_problems(t.stale for t in tables if t.stale is not None)
+    click.echo(as_table(tables), nl=False)
+    return EXIT_OK
+
+
+@main.command("render")
+@click.argument("run_file", metavar="RUN", type=click.Path(path_type=Path))
+@click.option(
+    "-c",
+    "--config",
+    "config",
+    type=click.Path(path_type=Path),
+    default="taugen.yaml",
+    show_default=True,
+    help="Project file.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(RENDER_FORMATS),
+    default="manifest",
+    show_default=True,
+    help="manifest: an applyable Job (and torchrun Service); patch: only the contract fragment.",
+)
+@_guarded
+def render_command(run_file: Path, config: Path, fmt: str) -> int:
+    """Render a RUN file into the Kueue contract (§7); warnings go to stderr."""
+    context = resolve_run(run_file, config)
+    output = render(context, "patch" if fmt == "patch" else "manifest")
+    _print_problems(run_warnings(context))
+    click.echo(output, nl=False)
+    return EXIT_OK
+
+
+@main.command("preflight")
+@click.argument("run_file", metavar="RUN", type=click.Path(path_type=Path))
+@click.option(
+    "-c",
+    "--config",
+    "config",
+    type=click.Path(path_type=Path),
+    default="taugen.yaml",
+    show_default=True,
+    help="Project file.",
+)
+@click.option("--format", "fmt", type=click.Choice(run_report.FORMATS), default="text", show_default=True)
+@_guarded
+def preflight_command(run_file: Path, config: Path, fmt: str) -> int:
+    """Say whether a RUN is eligible in its cluster: exit 0 eligible, 1 not eligible.
+
+    Eligible only: capacity is reserved at admission, never by preflight.
+    """
+    context = resolve_run(run_file, config)
+    result = preflight(context)
+    _print_problems(context.warnings)  # a deprecated profile; the placement is in the answer
+    click.echo((run_report.as_json if fmt == "json" else run_report.as_text)(result), nl=False)
+    return EXIT_OK if result.eligible else EXIT_FOUND

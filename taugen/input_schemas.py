@@ -12,6 +12,7 @@ from taugen.models.inventory import ClusterInventory
 from taugen.models.profile import WorkloadProfile
 from taugen.models.project import Project
 from taugen.models.rules import RulesFile
+from taugen.models.run import Run
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 KINDS: dict[str, type[BaseModel]] = {
@@ -19,6 +20,7 @@ KINDS: dict[str, type[BaseModel]] = {
     "ClusterInventory": ClusterInventory,
     "NodeLabelRules": RulesFile,
     "WorkloadProfile": WorkloadProfile,
+    "Run": Run,
     "Lock": Lock,
 }
 

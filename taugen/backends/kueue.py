@@ -23,6 +23,8 @@ MAX_FLAVORS = 64  # Kueue: flavors per resource group
 NAMESPACE_LABEL = "kubernetes.io/metadata.name"
 CPU_QUOTA = canonical(100_000)  # R25; "100k" is how the API server prints it (§3)
 MEMORY_QUOTA = canonical("100Ti")
+FLAVORS_FILE = "resourceflavors.yaml"
+QUEUE_FILE = "clusterqueue.yaml"
 
 
 def flavor_name(gpu_class: str) -> str:
@@ -55,7 +57,7 @@ class KueueBackend:
                     },
                 ),
             ),
-            Manifest("resourceflavors.yaml", object_(API, "ResourceFlavor", CPU_FLAVOR, spec={})),
+            Manifest(FLAVORS_FILE, object_(API, "ResourceFlavor", CPU_FLAVOR, spec={})),
             *(_gpu_flavor(q) for q in quotas),
             _cluster_queue(cluster, quotas),
             *_local_queues(cluster),
@@ -81,7 +83,7 @@ def _gpu_flavor(quota: ClassQuota) -> Manifest:
         },
     )
     annotate(obj, {READY_SLOTS: str(quota.slots)})
-    return Manifest("resourceflavors.yaml", obj)
+    return Manifest(FLAVORS_FILE, obj)
 
 
 def _cluster_queue(cluster: ResolvedCluster, quotas: Sequence[ClassQuota]) -> Manifest:
@@ -89,7 +91,7 @@ def _cluster_queue(cluster: ResolvedCluster, quotas: Sequence[ClassQuota]) -> Ma
     flavors = [_flavor_quota(CPU_FLAVOR, 0, 0)]
     flavors += [_flavor_quota(flavor_name(q.gpu_class), q.gpus, q.slots) for q in quotas]
     return Manifest(
-        "clusterqueue.yaml",
+        QUEUE_FILE,
         object_(
             API,
             "ClusterQueue",

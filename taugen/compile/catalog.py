@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import yaml
@@ -19,6 +19,7 @@ from taugen.resolve.rules import gpu_class_error
 CATALOG_NAME = "taugen-profile-catalog"
 CATALOG_NAMESPACE = "kueue-system"
 CATALOG_KEY = "profiles.yaml"
+CATALOG_FILE = "profile-catalog.yaml"
 DIGEST_ANNOTATION = "tau.azure.com/inputs-digest"
 
 LEVEL_OF = {  # §7: the Topology level a policy requires
@@ -39,14 +40,14 @@ def catalog(
     text = yaml.dump(body, Dumper=yaml.SafeDumper, sort_keys=True, width=1 << 16)
     obj = object_("v1", "ConfigMap", CATALOG_NAME, CATALOG_NAMESPACE, data={CATALOG_KEY: text})
     annotate(obj, {DIGEST_ANNOTATION: digest})
-    return Manifest("profile-catalog.yaml", obj)
+    return Manifest(CATALOG_FILE, obj)
 
 
 def _entry(
     cluster: ResolvedCluster, loaded: LoadedProfile, by_class: dict[str, ClassQuota]
 ) -> dict[str, Any]:
     policy = loaded.profile.policy
-    reason = _not_ready_reason(cluster, policy.gpu_class, by_class)
+    reason = not_ready_reason(cluster.name, policy.gpu_class, by_class)
     entry: dict[str, Any] = {
         "name": loaded.profile.metadata.name,
         "policy": policy.model_dump(mode="json"),
@@ -56,21 +57,22 @@ def _entry(
     }
     if reason is not None:
         entry["reason"] = reason
+    if loaded.profile.deprecated is not None:
+        entry["deprecated"] = loaded.profile.deprecated.model_dump(mode="json")
     return entry
 
 
-def _not_ready_reason(
-    cluster: ResolvedCluster, gpu_class: str | None, by_class: dict[str, ClassQuota]
-) -> str | None:
+def not_ready_reason(cluster: str, gpu_class: str | None, by_class: Mapping[str, ClassQuota]) -> str | None:
+    """Why a policy with this gpu-class cannot be placed in the cluster (R30), or None."""
     if gpu_class is None:
         return None
     quota = by_class.get(gpu_class)
     if quota is None:
-        return f"gpu-class {gpu_class} has no nodes in cluster {cluster.name}"
+        return f"gpu-class {gpu_class} has no nodes in cluster {cluster}"
     if quota.nodes == 0:
-        return f"gpu-class {gpu_class} has no nodes left in cluster {cluster.name} (flavor kept by R26)"
+        return f"gpu-class {gpu_class} has no nodes left in cluster {cluster} (flavor kept by R26)"
     if quota.slots == 0:
-        return f"gpu-class {gpu_class} has no Ready node in cluster {cluster.name}"
+        return f"gpu-class {gpu_class} has no Ready node in cluster {cluster}"
     return None
 
 

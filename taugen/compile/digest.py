@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from taugen.load.profiles import LoadedProfile
+from taugen.models.profile import WorkloadProfile
 from taugen.resolve.cluster import ResolvedCluster
 
 
@@ -27,9 +28,18 @@ def inputs_digest(cluster: ResolvedCluster, profiles: Sequence[LoadedProfile]) -
             for n in cluster.nodes
         ],
         "profiles": sorted(
-            (p.profile.model_dump(mode="json") for p in profiles),
+            (_profile_facts(p.profile) for p in profiles),
             key=lambda p: str(p["metadata"]["name"]),
         ),
     }
     blob = json.dumps(facts, sort_keys=True, separators=(",", ":")).encode()
     return "sha256:" + hashlib.sha256(blob).hexdigest()
+
+
+def _profile_facts(profile: WorkloadProfile) -> dict[str, Any]:
+    # An optional field left out stays out of the digest: adding one to the model must not
+    # make every committed catalog stale (R32).
+    facts = profile.model_dump(mode="json")
+    if profile.deprecated is None:
+        del facts["deprecated"]
+    return facts

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from taugen.models.base import API_VERSION, StrictModel
+from taugen.models.base import API_VERSION, DNSSubdomain, StrictModel
 from taugen.models.base import Metadata as Metadata
 
 
@@ -30,9 +30,16 @@ class Policy(StrictModel):
     topology: Topology = Topology.UNCONSTRAINED
 
 
+class Deprecation(StrictModel):
+    replacedBy: DNSSubdomain = Field(description="The profile that replaces this one")
+
+
 class WorkloadProfile(StrictModel):
     apiVersion: Literal["taugen.tau.azure.com/v1alpha1"] = API_VERSION
     kind: Literal["WorkloadProfile"]
     metadata: Metadata
     description: str | None = None
     policy: Policy
+    deprecated: Deprecation | None = Field(
+        default=None, description="Profile migration: rendering warns and names the replacement"
+    )

@@ -1,0 +1,91 @@
+"""Read a cluster's committed profile catalog (R30) back: the source render trusts (R32)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import StrictBool, StrictStr
+
+from taugen.compile.catalog import CATALOG_FILE, CATALOG_KEY, CATALOG_NAME, DIGEST_ANNOTATION
+from taugen.errors import InputError, Problem
+from taugen.load.document import Document, Position, load_documents
+from taugen.load.validate import validate
+from taugen.models.base import StrictModel
+from taugen.models.profile import Deprecation, Policy
+
+RULE = "R30"
+REBUILD = "run `taugen build`: it writes the catalog"
+
+
+class CatalogEntry(StrictModel):
+    name: StrictStr
+    policy: Policy
+    priorityClass: StrictStr
+    topologyLevel: StrictStr | None
+    ready: StrictBool
+    reason: StrictStr | None = None
+    deprecated: Deprecation | None = None
+
+
+class CatalogBody(StrictModel):
+    cluster: StrictStr
+    inputsDigest: StrictStr
+    profiles: list[CatalogEntry]
+
+
+@dataclass(frozen=True)
+class Catalog:
+    path: Path
+    body: CatalogBody
+    digest_at: Position
+
+    @property
+    def digest(self) -> str:
+        return self.body.inputsDigest
+
+    @property
+    def entries(self) -> dict[str, CatalogEntry]:
+        return {e.name: e for e in self.body.profiles}
+
+    def replaced_by(self) -> dict[str, str | None]:
+        return {e.name: e.deprecated.replacedBy if e.deprecated else None for e in self.body.profiles}
+
+
+def read_catalog(folder: Path) -> Catalog:
+    path = folder / CATALOG_FILE
+    if not path.is_file():
+        raise InputError(
+            [Problem(path, 0, 0, "R32", "no profile catalog: the cluster is not built", REBUILD)]
+        )
+    doc = _config_map(path)
+    text = _data(doc).get(CATALOG_KEY)
+    if not isinstance(text, str):
+        raise InputError([doc.at(["data"]).problem(RULE, f"the catalog has no {CATALOG_KEY}", REBUILD)])
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        raise InputError(
+            [doc.at(["data", CATALOG_KEY]).problem(RULE, f"unreadable: {err}", REBUILD)]
+        ) from None
+    body = validate(CatalogBody, doc, RULE, data=data, relocate=lambda _: ["data", CATALOG_KEY])
+    return Catalog(path, body, doc.at(["metadata", "annotations", DIGEST_ANNOTATION]))
+
+
+def _config_map(path: Path) -> Document:
+    for doc in load_documents(path):
+        meta = doc.data.get("metadata") if isinstance(doc.data, dict) else None
+        if (
+            isinstance(meta, dict)
+            and doc.data.get("kind") == "ConfigMap"
+            and meta.get("name") == CATALOG_NAME
+        ):
+            return doc
+    raise InputError([Problem(path, 1, 1, RULE, f"no ConfigMap {CATALOG_NAME} in the file", REBUILD)])
+
+
+def _data(doc: Document) -> dict[str, Any]:
+    data = doc.data.get("data")
+    return data if isinstance(data, dict) else {}

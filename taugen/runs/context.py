@@ -1,0 +1,142 @@
+"""Resolve a run against its project (§7): cluster, tenant, catalog entry and policy."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+
+from taugen.backends.kueue import SLOT
+from taugen.compile.catalog import LEVEL_OF
+from taugen.errors import InputError, Problem
+from taugen.load.project import LoadedProject, load_project, load_project_profiles
+from taugen.models.profile import Policy
+from taugen.models.project import Cluster, Tenant
+from taugen.models.run import Run
+from taugen.quantity import Quantity
+from taugen.runs.catalog import CatalogEntry
+from taugen.runs.load import LoadedRun, load_run
+from taugen.runs.policy import deprecation, not_ready, resolve_policy
+from taugen.runs.shape import check_shape, is_multi_node
+from taugen.runs.state import ClusterState, cluster_state, require_fresh
+
+
+@dataclass(frozen=True)
+class RunContext:
+    loaded: LoadedRun
+    state: ClusterState
+    tenant: Tenant
+    entry: CatalogEntry
+    policy: Policy
+    not_ready: str | None  # why the policy cannot be placed (R30), None when ready
+    warnings: tuple[Problem, ...]
+
+    @property
+    def run(self) -> Run:
+        return self.loaded.run
+
+    @property
+    def multi_node(self) -> bool:
+        """Multi-node torchrun: a direct Job with more than one rank (§7)."""
+        return is_multi_node(self.loaded)
+
+    @property
+    def host_slot(self) -> bool:
+        """Every rank requests one torchrun-host-slot (only GPU flavors have slot quota)."""
+        return self.multi_node and self.policy.gpu_class is not None
+
+    @property
+    def request(self) -> dict[str, Quantity]:
+        """Per worker: the run's resources, and the torchrun-host-slot when it takes one (§7)."""
+        found = dict(self.run.resources)
+        if self.host_slot:
+            found[SLOT] = Quantity.parse(1)
+        return found
+
+    @property
+    def level(self) -> str | None:
+        """The Topology level the policy requires; None for unconstrained or CPU-only work."""
+        return LEVEL_OF.get(self.policy.topology) if self.policy.gpu_class else None
+
+    @property
+    def priority_class(self) -> str:
+        return f"taugrid-{self.policy.priority_tier}"  # R20, R21: one name for both classes
+
+
+def resolve_run(run_file: Path, project_file: Path) -> RunContext:
+    """Everything render and preflight need; InputError (exit 2) when the run cannot be rendered."""
+    loaded_run = load_run(run_file)
+    project = load_project(project_file)
+    cluster = _cluster(project, loaded_run)
+    tenant = _tenant(cluster, loaded_run)
+    state = cluster_state(project, cluster, load_project_profiles(project))
+    require_fresh(state)
+    entry = _entry(state, loaded_run)
+    policy = resolve_policy(loaded_run, entry, state)
+    check_shape(loaded_run, policy)
+    reason = not_ready(loaded_run, entry, policy, state)
+    warnings = deprecation(loaded_run, state.catalog)
+    return RunContext(loaded_run, state, tenant, entry, policy, reason, tuple(warnings))
+
+
+def require_ready(context: RunContext) -> None:
+    """R32: a profile whose catalog entry is not ready is never rendered."""
+    if context.not_ready is not None:
+        name = context.state.cluster.name
+        raise InputError(
+            [
+                context.loaded.doc.at(["profile"]).problem(
+                    "R32",
+                    f"profile {context.entry.name} is not ready in cluster {name}: {context.not_ready}",
+                    f"choose a ready profile (`taugen profiles --cluster {name}`); "
+                    "`taugen preflight` says what is missing",
+                )
+            ]
+        )
+
+
+def _cluster(project: LoadedProject, loaded: LoadedRun) -> Cluster:
+    clusters = project.project.clusters
+    names = ", ".join(c.name for c in clusters)
+    wanted = loaded.run.cluster
+    if wanted is None:
+        if len(clusters) == 1:
+            return clusters[0]
+        where, message = loaded.doc.at(["metadata"], key=True), "the run names no cluster"
+        hint = f"the project has {len(clusters)} clusters: add `cluster:` with one of {names}"
+    else:
+        found = [c for c in clusters if c.name == wanted]
+        if found:
+            return found[0]
+        where, message = loaded.doc.at(["cluster"]), f"cluster {wanted!r} is not in the project"
+        hint = f"use one of: {names}"
+    raise InputError([where.problem("run", message, hint)])
+
+
+def _tenant(cluster: Cluster, loaded: LoadedRun) -> Tenant:
+    namespace = loaded.run.metadata.namespace
+    found = [t for t in cluster.tenants if t.namespace == namespace]
+    if found:
+        return found[0]
+    tenants = ", ".join(t.namespace for t in cluster.tenants)
+    raise InputError(
+        [
+            loaded.doc.at(["metadata", "namespace"]).problem(
+                "§7",
+                f"namespace {namespace} is not a tenant of cluster {cluster.name}: it has no LocalQueue "
+                "there and the ClusterQueue's namespaceSelector would never admit it",
+                f"use a tenant namespace ({tenants}), or add it to the cluster's tenants and build",
+            )
+        ]
+    )
+
+
+def _entry(state: ClusterState, loaded: LoadedRun) -> CatalogEntry:
+    entries = state.catalog.entries
+    name = loaded.run.profile
+    if name in entries:
+        return entries[name]
+    close = difflib.get_close_matches(name, list(entries), n=1)
+    hint = f"did you mean {close[0]!r}?" if close else f"profiles: {', '.join(sorted(entries))}"
+    message = f"profile {name!r} is not in the catalog of cluster {state.cluster.name}"
+    raise InputError([loaded.doc.at(["profile"]).problem("R30", message, hint)])

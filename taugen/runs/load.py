@@ -1,0 +1,78 @@
+"""Load a run file (SPEC §7) with positions; every problem of the file is reported together."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from taugen.errors import Problem, ProblemCollector
+from taugen.load.document import Document, load_one
+from taugen.load.inventory import GPU
+from taugen.load.validate import validate
+from taugen.models.run import Run
+from taugen.names import DNS1123_LABEL_MAX, label_key_error
+
+RULE = "run"
+SLOT = "tau.azure.com/torchrun-host-slot"
+
+
+@dataclass(frozen=True)
+class LoadedRun:
+    run: Run
+    doc: Document
+
+    @property
+    def path(self) -> Path:
+        return self.doc.path
+
+
+def load_run(path: Path) -> LoadedRun:
+    doc = load_one(path)
+    run = validate(Run, doc, RULE)
+    problems = ProblemCollector()
+    problems.extend(_resource_problems(doc, run))
+    problems.extend(_name_problems(doc, run))
+    problems.raise_if_any()
+    return LoadedRun(run, doc)
+
+
+def _resource_problems(doc: Document, run: Run) -> list[Problem]:
+    found = []
+    for name, quantity in run.resources.items():
+        where = doc.at(["resources", name])
+        if why := label_key_error(name):
+            found.append(
+                doc.at(["resources", name], key=True).problem(
+                    RULE, f"resource {name!r}: {why}", "use a resource name such as nvidia.com/gpu"
+                )
+            )
+        elif name == SLOT:
+            found.append(
+                doc.at(["resources", name], key=True).problem(
+                    "§7",
+                    f"{SLOT} is not requested by hand",
+                    "remove it: taugen adds one per rank to multi-node torchrun runs",
+                )
+            )
+        elif quantity.value < 0:
+            found.append(where.problem(RULE, f"{name} is negative ({quantity})", "request a value >= 0"))
+        elif name == GPU and not quantity.is_integer():
+            found.append(
+                where.problem(RULE, f"{GPU} must be a whole number, not {quantity}", "count whole GPUs")
+            )
+    return found
+
+
+def _name_problems(doc: Document, run: Run) -> list[Problem]:
+    """Rank i's pod hostname is <name>-<i>: it must stay a DNS label (the rendezvous resolves it)."""
+    longest = f"{run.metadata.name}-{run.workers - 1}"
+    if len(longest) <= DNS1123_LABEL_MAX:
+        return []
+    room = DNS1123_LABEL_MAX - len(f"-{run.workers - 1}")
+    return [
+        doc.at(["metadata", "name"]).problem(
+            RULE,
+            f"the last rank's hostname {longest!r} is {len(longest)} characters; at most 63 are allowed",
+            f"shorten the name to at most {room} characters",
+        )
+    ]

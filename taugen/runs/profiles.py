@@ -1,0 +1,56 @@
+"""`taugen profiles`: each cluster's committed catalog (R30) as a table, flagged when stale (R32)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from taugen.build import selected_clusters
+from taugen.errors import Problem
+from taugen.load.project import load_project, load_project_profiles
+from taugen.runs.catalog import CatalogEntry
+from taugen.runs.state import cluster_state, stale_problem
+
+COLUMNS = ("CLUSTER", "PROFILE", "TIER", "GPU-CLASS", "TOPOLOGY", "LEVEL", "READY", "NOTE")
+
+
+@dataclass(frozen=True)
+class ProfileTable:
+    cluster: str
+    entries: tuple[CatalogEntry, ...]
+    stale: Problem | None  # a warning: the catalog was resolved from other inputs
+
+
+def profile_tables(project_file: Path, cluster: str | None = None) -> list[ProfileTable]:
+    loaded = load_project(project_file)
+    profiles = load_project_profiles(loaded)
+    tables = []
+    for chosen in selected_clusters(loaded, cluster):
+        state = cluster_state(loaded, chosen, profiles)
+        stale = stale_problem(state).as_warning() if state.stale else None
+        tables.append(ProfileTable(chosen.name, tuple(state.catalog.body.profiles), stale))
+    return tables
+
+
+def as_table(tables: list[ProfileTable]) -> str:
+    rows = [COLUMNS, *(_row(t.cluster, e) for t in tables for e in t.entries)]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _row(cluster: str, entry: CatalogEntry) -> tuple[str, ...]:
+    notes = [] if entry.ready else [entry.reason or "not ready"]
+    if entry.deprecated is not None:
+        notes.append(f"deprecated: use {entry.deprecated.replacedBy}")
+    policy = entry.policy
+    return (
+        cluster,
+        entry.name,
+        str(policy.priority_tier),
+        policy.gpu_class or "-",
+        str(policy.topology),
+        entry.topologyLevel or "-",
+        "yes" if entry.ready else "no",
+        "; ".join(notes),
+    )

@@ -1,0 +1,71 @@
+"""Preflight as text (for people) and JSON (for machines). It says "eligible", never more."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from taugen.runs.capacity import Domain
+from taugen.runs.preflight import Preflight
+
+FORMATS = ("text", "json")
+EPILOGUE = {
+    True: "eligible: Kueue can admit the run once the capacity it needs is free; nothing is "
+    "reserved before admission",
+    False: "not eligible: as written, the run would stay pending",
+}
+
+
+def as_text(result: Preflight) -> str:
+    context = result.context
+    run, policy = context.run, context.policy
+    lines = [
+        f"preflight: run {run.metadata.name} in {run.metadata.namespace}, cluster "
+        f"{context.state.cluster.name}: {result.verdict}",
+        f"  policy    profile {context.entry.name}, tier {policy.priority_tier}, "
+        f"gpu-class {policy.gpu_class or '(none: CPU-only)'}, topology {policy.topology}",
+        f"  request   {run.workers} workers, each {_request(result)}",
+    ]
+    lines += [f"  {'ok  ' if c.ok else 'FAIL'}  {c.id:<9} {c.message}" for c in result.checks]
+    lines.append(EPILOGUE[result.eligible])
+    return "\n".join(lines) + "\n"
+
+
+def as_json(result: Preflight) -> str:
+    context = result.context
+    run = context.run
+    data: dict[str, Any] = {
+        "run": run.metadata.name,
+        "namespace": run.metadata.namespace,
+        "cluster": context.state.cluster.name,
+        "profile": context.entry.name,
+        "policy": context.policy.model_dump(mode="json"),
+        "workers": run.workers,
+        "request": {r: str(q) for r, q in result.request.items()},
+        "verdict": result.verdict,
+        "eligible": result.eligible,
+        "checks": [{"id": c.id, "ok": c.ok, "message": c.message} for c in result.checks],
+        "domain": _domain(result.domain, run.workers),
+        "widerDomain": _domain(result.wider, run.workers),  # reported, never used (§7)
+    }
+    return json.dumps(data, indent=2) + "\n"
+
+
+def _request(result: Preflight) -> str:
+    return ", ".join(f"{r} {q}" for r, q in result.request.items())
+
+
+def _domain(domain: Domain | None, workers: int) -> dict[str, Any] | None:
+    if domain is None:
+        return None
+    fits = domain.ranks >= workers
+    return {
+        "role": "best" if fits else "largest",
+        "level": domain.level,
+        "name": domain.name,
+        "path": list(domain.path),
+        "ranks": domain.ranks,
+        "readyNodes": domain.ready,
+        "notReadyNodes": domain.not_ready,
+        "headroom" if fits else "lacks": abs(domain.ranks - workers),
+    }

@@ -1,0 +1,76 @@
+"""The topology check of preflight: one domain at the required level must hold every rank."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from taugen.compile.catalog import LEVEL_OF
+from taugen.quantity import Quantity
+from taugen.resolve.cluster import ResolvedNode
+from taugen.runs.capacity import Domain, best_fit, domains, largest, wider_levels
+from taugen.runs.context import RunContext
+
+TOPOLOGY_OF = {level: topology for topology, level in LEVEL_OF.items()}
+
+
+@dataclass(frozen=True)
+class TopologyFit:
+    ok: bool
+    message: str
+    domain: Domain | None  # the best fit, or the largest when none fits
+    wider: Domain | None = None  # a wider level's best fit: reported, never used (§7)
+
+
+def fit_topology(context: RunContext, request: dict[str, Quantity]) -> TopologyFit:
+    gpu_class, workers, level = context.policy.gpu_class, context.run.workers, context.level
+    nodes = [n for n in context.state.resolved.nodes if n.gpu_class == gpu_class]
+    found = domains(nodes, level, request, context.multi_node)
+    scope = level or "unconstrained"
+    per_node = " (multi-node torchrun: one rank per node)" if context.multi_node else ""
+    best = best_fit(found, workers)
+    if best is not None:
+        chosen = "" if level is None else "best domain "
+        holds = f"{best.name} holds {_holds(best)}"
+        message = f"{scope}: {chosen}{holds}; headroom {best.ranks - workers}{per_node}"
+        return TopologyFit(True, message, best)
+    big = largest(found)
+    if big is None or not any(d.ready for d in found):
+        excluded = sum(d.not_ready for d in found)
+        note = f" ({excluded} not Ready, excluded)" if excluded else ""
+        cluster = context.state.cluster.name
+        return TopologyFit(False, f"{scope}: no Ready {gpu_class} node in cluster {cluster}{note}", None)
+    lacks = workers - big.ranks
+    if level is None:
+        message = f"{scope}: {big.name} holds {_holds(big)}, {workers} needed{per_node}: lacks {lacks}"
+    else:
+        message = (
+            f"no single {level} holds {workers} ranks{per_node}; the largest, {big.name}, holds "
+            f"{_holds(big)}: lacks {lacks}"
+        )
+    wider = _wider(context, nodes, request)
+    if wider is not None:
+        message += (
+            f"; {wider.level} {wider.name} would hold {wider.ranks}, but nothing falls back to a wider "
+            f"level: set policy.topology to {TOPOLOGY_OF[wider.level or '']} to use it"
+        )
+    return TopologyFit(False, message, big, wider)
+
+
+def _holds(domain: Domain) -> str:
+    nodes = "node" if domain.ready == 1 else "nodes"
+    ranks = "rank" if domain.ranks == 1 else "ranks"
+    text = f"{domain.ranks} {ranks} on {domain.ready} Ready {nodes}"
+    if domain.not_ready:
+        text += f" ({domain.not_ready} not Ready, excluded)"
+    return text
+
+
+def _wider(context: RunContext, nodes: list[ResolvedNode], request: dict[str, Quantity]) -> Domain | None:
+    """The nearest wider level with a domain that would hold the run: said, never used."""
+    if context.level is None:
+        return None
+    for level in wider_levels(context.level):
+        fit = best_fit(domains(nodes, level, request, context.multi_node), context.run.workers)
+        if fit is not None:
+            return fit
+    return None

@@ -1,0 +1,57 @@
+"""Golden renders (§7): every topology value, both tiers, CPU-only and GPU, single- and multi-node
+torchrun, in both formats. Regenerate them, then read the diff, with:
+
+TAUGEN_REGENERATE_GOLDEN=1 .venv/bin/pytest tests/unit/test_render_golden.py
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from taugen.runs.context import resolve_run
+from taugen.runs.render import FORMATS, Format, render
+from tests.runs_helpers import RENDER_CASES, build_lab
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "runs"
+REGENERATE = os.environ.get("TAUGEN_REGENERATE_GOLDEN") == "1"
+CASES = sorted(p.stem for p in RENDER_CASES.glob("*.yaml"))
+SNAPSHOTS = [(case, fmt) for case in CASES for fmt in FORMATS]
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_lab(tmp_path_factory.mktemp("lab"))
+
+
+def test_the_cases_cover_the_matrix() -> None:
+    """Every topology value, both tiers, CPU-only, single- and multi-node torchrun."""
+    assert len(CASES) == 10
+    for needed in (
+        "unconstrained",
+        "same-host",
+        "same-accelerator-domain",
+        "same-network-domain",
+        "same-site",
+    ):
+        assert any(needed in case for case in CASES), needed
+    assert {"cpu-only", "gpu-single-node-torchrun", "gpu-same-network-domain-torchrun-priority"} <= set(CASES)
+
+
+@pytest.mark.parametrize(("case", "fmt"), SNAPSHOTS, ids=[f"{c}.{f}" for c, f in SNAPSHOTS])
+def test_snapshot(project: Path, case: str, fmt: Format) -> None:
+    rendered = render(resolve_run(RENDER_CASES / f"{case}.yaml", project), fmt)
+    golden = GOLDEN / f"{case}.{fmt}.yaml"
+    if REGENERATE:
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(rendered, encoding="utf-8")
+        pytest.skip(f"regenerated {golden.name}")
+    assert golden.is_file(), f"missing {golden}: run `TAUGEN_REGENERATE_GOLDEN=1 .venv/bin/pytest {__file__}`"
+    assert rendered == golden.read_text(encoding="utf-8")
+
+
+def test_every_golden_file_is_checked() -> None:
+    """A snapshot left behind would look checked while nothing reads it."""
+    assert {p.name for p in GOLDEN.iterdir()} == {f"{c}.{f}.yaml" for c, f in SNAPSHOTS}
