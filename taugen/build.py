@@ -18,6 +18,7 @@ from taugen.compile.digest import inputs_digest
 from taugen.compile.quota import plan_quotas
 from taugen.emit import emit_objects, render
 from taugen.errors import InputError, Problem, ProblemCollector
+from taugen.exclusive import exclusive
 from taugen.load.profiles import LoadedProfile
 from taugen.load.project import (
     LoadedProject,
@@ -60,7 +61,7 @@ class CompiledCluster:
     warnings: list[Problem]
 
 
-def build(options: BuildOptions) -> BuildResult:
+def _build(options: BuildOptions) -> BuildResult:
     loaded = load_project(options.project_file)
     clusters = selected_clusters(loaded, options.cluster)
     lock = read_lock(loaded.lock_path)
@@ -83,6 +84,16 @@ def build(options: BuildOptions) -> BuildResult:
         )
     written = write_tree(root, files, dropped, lock=(loaded.lock_path, new_lock))
     return BuildResult(warnings, tuple(written))
+
+
+def build(options: BuildOptions) -> BuildResult:
+    """Compile the project; a build that writes waits for any other build of the same project,
+    then compiles against the tree and lock that build left."""
+    folder = options.project_file.resolve().parent
+    if options.check or not folder.is_dir():
+        return _build(options)
+    with exclusive(folder):
+        return _build(options)
 
 
 def selected_clusters(loaded: LoadedProject, name: str | None) -> list[Cluster]:
