@@ -73,6 +73,19 @@ def _guarded(command: Callable[..., int]) -> Callable[..., None]:
     return run
 
 
+def config_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """-c/--config: the project file, as every command reads it."""
+    return click.option(
+        "-c",
+        "--config",
+        "config",
+        type=click.Path(path_type=Path),
+        default="taugen.yaml",
+        show_default=True,
+        help=help_text,
+    )
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="taugen")
 def main() -> None:
@@ -80,15 +93,7 @@ def main() -> None:
 
 
 @main.command("build")
-@click.option(
-    "-c",
-    "--config",
-    "config",
-    type=click.Path(path_type=Path),
-    default="taugen.yaml",
-    show_default=True,
-    help="Project file.",
-)
+@config_option("Project file.")
 @click.option("--cluster", help="Build only this cluster.")
 @click.option("--out", type=click.Path(path_type=Path), help="Output root (default: the project's).")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if out/ or the lock is stale.")
@@ -144,15 +149,7 @@ def schema_command(kind: str | None, out: Path | None) -> int:
 
 @main.command("validate")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "-c",
-    "--config",
-    "config",
-    type=click.Path(path_type=Path),
-    default="taugen.yaml",
-    show_default=True,
-    help="Project whose output tree is validated when no PATH is given.",
-)
+@config_option("Project whose output tree is validated when no PATH is given.")
 @click.option(
     "--crd",
     "crds",
@@ -194,15 +191,7 @@ def validate_command(
 @main.command("diff")
 @click.argument("base")
 @click.argument("head", required=False)
-@click.option(
-    "-c",
-    "--config",
-    "config",
-    type=click.Path(path_type=Path),
-    default="taugen.yaml",
-    show_default=True,
-    help="Project whose output root is compared when BASE or HEAD names no path.",
-)
+@config_option("Project whose output root is compared when BASE or HEAD names no path.")
 @click.option(
     "--format",
     "output",
@@ -234,15 +223,7 @@ def diff_command(base: str, head: str | None, config: Path, output: str, fail_on
 
 
 @main.command("profiles")
-@click.option(
-    "-c",
-    "--config",
-    "config",
-    type=click.Path(path_type=Path),
-    default="taugen.yaml",
-    show_default=True,
-    help="Project file.",
-)
+@config_option("Project file.")
 @click.option("--cluster", help="Only this cluster.")
 @_guarded
 def profiles_command(config: Path, cluster: str | None) -> int:
@@ -255,15 +236,7 @@ def profiles_command(config: Path, cluster: str | None) -> int:
 
 @main.command("render")
 @click.argument("run_file", metavar="RUN", type=click.Path(path_type=Path))
-@click.option(
-    "-c",
-    "--config",
-    "config",
-    type=click.Path(path_type=Path),
-    default="taugen.yaml",
-    show_default=True,
-    help="Project file.",
-)
+@config_option("Project file.")
 @click.option(
     "--format",
     "fmt",
@@ -284,15 +257,7 @@ def render_command(run_file: Path, config: Path, fmt: str) -> int:
 
 @main.command("preflight")
 @click.argument("run_file", metavar="RUN", type=click.Path(path_type=Path))
-@click.option(
-    "-c",
-    "--config",
-    "config",
-    type=click.Path(path_type=Path),
-    default="taugen.yaml",
-    show_default=True,
-    help="Project file.",
-)
+@config_option("Project file.")
 @click.option("--format", "fmt", type=click.Choice(run_report.FORMATS), default="text", show_default=True)
 @_guarded
 def preflight_command(run_file: Path, config: Path, fmt: str) -> int:

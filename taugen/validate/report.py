@@ -48,35 +48,26 @@ def _entry(result: Result, base: Path) -> dict[str, Any]:
         "namespace": r.namespace or None,
         "status": result.status,
         "schema": result.schema_source,
-        "problems": [
-            {
-                "line": f.problem.line,
-                "col": f.problem.col,
-                "severity": f.problem.severity,
-                "rule": f.problem.rule,
-                "message": f.problem.message,
-                "hint": f.problem.hint,
-            }
-            for f in result.findings
-        ],
+        "problems": [_problem(f) for f in result.findings],
+    }
+
+
+def _problem(item: Finding) -> dict[str, Any]:
+    p = item.problem
+    return {
+        "line": p.line,
+        "col": p.col,
+        "severity": p.severity,
+        "rule": p.rule,
+        "message": p.message,
+        "hint": p.hint,
     }
 
 
 def as_json(report: Report, base: Path) -> str:
     body = {
         "resources": [_entry(r, base) for r in report.results],
-        "unreadable": [
-            {
-                "file": _shown(f.problem.path, base),
-                "line": f.problem.line,
-                "col": f.problem.col,
-                "severity": f.problem.severity,
-                "rule": f.problem.rule,
-                "message": f.problem.message,
-                "hint": f.problem.hint,
-            }
-            for f in report.unreadable
-        ],
+        "unreadable": [{"file": _shown(f.problem.path, base), **_problem(f)} for f in report.unreadable],
         "summary": {
             "resources": len(report.results),
             "files": report.files,
