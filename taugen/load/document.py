@@ -12,6 +12,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from taugen.errors import InputError, Problem
+from taugen.load import limits
 
 Loc = Sequence[str | int]
 
@@ -80,6 +81,7 @@ def _child_position(node: Any, step: str | int, *, key: bool) -> tuple[int, int]
 def read_text(path: Path) -> str:
     """File text as UTF-8; a problem at the first undecodable byte otherwise."""
     try:
+        limits.check_size(path, path.stat().st_size)
         raw = path.read_bytes()
     except FileNotFoundError:
         raise InputError([Problem(path, 0, 0, "io", "file not found", "check the path")]) from None
@@ -113,6 +115,8 @@ def fast_documents(path: Path, text: str) -> list[Document]:
     except YAMLError:
         return parse_documents(path, text)
     kept = [d for d in docs if d is not None]
+    for doc in kept:
+        limits.check_data(path, text, doc)
     return [Document(path, d, text=text, index=i) for i, d in enumerate(kept)]
 
 
