@@ -9,10 +9,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from taugen.backends import BACKENDS
 from taugen.check import describe
-from taugen.compile.catalog import catalog
-from taugen.compile.common import node_labels, priority_classes
+from taugen.compile.cluster import cluster_backend, cluster_manifests
 from taugen.compile.decorate import decorate
 from taugen.compile.digest import inputs_digest
 from taugen.compile.quota import plan_quotas
@@ -147,14 +145,8 @@ def _compile(
     high_water = previous.gpuQuota if previous else {}
     quotas, quota_warnings = plan_quotas(resolved, high_water, options.allow_quota_decrease)
     digest = inputs_digest(resolved, profiles)
-    backend = BACKENDS["kueue"]
-    manifests = [
-        *priority_classes(),
-        *node_labels(resolved),
-        *backend.compile(resolved, quotas),
-        catalog(resolved, profiles, quotas, digest),
-    ]
-    objects = emit_objects(decorate(manifests, backend))
+    manifests = cluster_manifests(cluster, resolved, quotas, profiles, digest)
+    objects = emit_objects(decorate(manifests, cluster_backend(cluster)))
     files = render(objects)
     entry = ClusterLock(
         observedAt=resolved.observed_at.astimezone(UTC),

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import taugen.build
+import taugen.compile.cluster
 from taugen.backends import BACKENDS
 from taugen.backends.kueue import KueueBackend
 from taugen.compile.common import node_labels
@@ -173,7 +173,7 @@ SABOTAGE = {
 
 def _sabotage(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     if name == "node-unknown-field":
-        monkeypatch.setattr(taugen.build, "node_labels", _node_with_unknown_field(node_labels))
+        monkeypatch.setattr(taugen.compile.cluster, "node_labels", _node_with_unknown_field(node_labels))
     else:
         monkeypatch.setitem(BACKENDS, "kueue", _NoGpuFlavor())
 

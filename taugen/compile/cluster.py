@@ -1,0 +1,35 @@
+"""One cluster's manifests: the common objects, the node labels and its scheduler's tree."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from taugen.backends import BACKENDS
+from taugen.backends.base import Backend
+from taugen.compile.catalog import catalog
+from taugen.compile.common import node_labels, priority_classes
+from taugen.compile.manifest import Manifest
+from taugen.compile.quota import ClassQuota
+from taugen.load.profiles import LoadedProfile
+from taugen.models.project import Cluster
+from taugen.resolve.cluster import ResolvedCluster
+
+
+def cluster_backend(cluster: Cluster) -> Backend:
+    return BACKENDS["kueue"]
+
+
+def cluster_manifests(
+    cluster: Cluster,
+    resolved: ResolvedCluster,
+    quotas: Sequence[ClassQuota],
+    profiles: Sequence[LoadedProfile],
+    digest: str,
+) -> list[Manifest]:
+    """Every object of out/<cluster>/ before decoration (waves, managed-by: decorate.py)."""
+    return [
+        *priority_classes(),
+        *node_labels(resolved),
+        *cluster_backend(cluster).compile(resolved, quotas),
+        catalog(resolved, profiles, quotas, digest),
+    ]
