@@ -17,6 +17,7 @@ from taugen.compile.quota import plan_quotas
 from taugen.emit import emit_objects, render
 from taugen.errors import InputError, Problem, ProblemCollector
 from taugen.exclusive import exclusive
+from taugen.gcpause import paused_gc
 from taugen.load.profiles import LoadedProfile
 from taugen.load.project import (
     LoadedProject,
@@ -89,8 +90,9 @@ def build(options: BuildOptions) -> BuildResult:
     then compiles against the tree and lock that build left."""
     folder = options.project_file.resolve().parent
     if options.check or not folder.is_dir():
-        return _build(options)
-    with exclusive(folder):
+        with paused_gc():
+            return _build(options)
+    with exclusive(folder), paused_gc():
         return _build(options)
 
 

@@ -12,7 +12,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from taugen.errors import InputError, Problem
-from taugen.load import limits
+from taugen.load import fast, limits
 
 Loc = Sequence[str | int]
 
@@ -107,12 +107,12 @@ def load_documents(path: Path) -> list[Document]:
 
 
 def fast_documents(path: Path, text: str) -> list[Document]:
-    """Plain data from ruamel's C loader (same YAML 1.2 rules as the round-trip loader, a fifth
-    of its time); positions on demand. Input the fast loader refuses is parsed again with the
-    round-trip loader, which reports the problem with its position."""
+    """Plain data from libyaml with ruamel's YAML 1.2 rules (fast.py); positions on demand.
+    Input the fast loader refuses is parsed again with the round-trip loader, which reports
+    the problem with its position."""
     try:
-        docs = list(YAML(typ="safe", pure=False).load_all(text))
-    except YAMLError:
+        docs = fast.load_all(text)
+    except fast.Unsupported:
         return parse_documents(path, text)
     kept = [d for d in docs if d is not None]
     for doc in kept:
@@ -137,8 +137,26 @@ def parse_documents(path: Path, text: str) -> list[Document]:
         raise InputError(
             [Problem(path, 1, 1, "yaml", f"invalid YAML: {err}", "fix the YAML syntax")]
         ) from None
+    except (ValueError, IndexError):  # ruamel crashes on plain scalars such as `-_` or `._`
+        raise InputError([_unreadable_number(path, yaml, text)]) from None
     starts = _scalar_starts(yaml, text) if any(not hasattr(d, "lc") for d in docs if d is not None) else {}
     return [Document(path, d, starts.get(i, (0, 0))) for i, d in enumerate(docs) if d is not None]
+
+
+def _unreadable_number(path: Path, yaml: YAML, text: str) -> Problem:
+    """The first plain scalar that YAML 1.2 calls a number but that is none (`-_`, `._`)."""
+    for node in fast.scalar_nodes(yaml.compose_all(text)):
+        if fast.unreadable_number(str(getattr(node.tag, "value", node.tag)), node.value):
+            mark = node.start_mark
+            return Problem(
+                path,
+                mark.line + 1,
+                mark.column + 1,
+                "yaml",
+                f"{node.value!r} looks like a number but is none",
+                "quote it to make it a string",
+            )
+    return Problem(path, 1, 1, "yaml", "a value YAML cannot read", "quote unusual plain scalars")
 
 
 def _scalar_starts(yaml: YAML, text: str) -> dict[int, tuple[int, int]]:

@@ -1,0 +1,136 @@
+"""The fast loader (libyaml) must give the data ruamel's round-trip loader gives (issue 6):
+positions come from ruamel, so a disagreement would point a problem at the wrong value."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
+from taugen.errors import InputError, Problem
+from taugen.load import fast
+from taugen.load.document import load_documents
+
+# Plain scalars that look like numbers, booleans, nulls and dates under YAML 1.1 or 1.2.
+SCALAR = st.one_of(
+    st.text(alphabet="0123456789+-._xobeEinfaNIFtrueyso:~", min_size=1, max_size=8),
+    st.sampled_from(
+        [
+            "yes",
+            "No",
+            "on",
+            "OFF",
+            "true",
+            "False",
+            "null",
+            "~",
+            "017",
+            "0o17",
+            "1:30",
+            "2026-11-29",
+            "2026-11-29T10:00:00Z",
+            "2026-11-29 10:00:00.5 +02:00",
+            "0x_1F",
+        ]
+    ),
+)
+KEY = st.text(alphabet="abcdefgh", min_size=1, max_size=3)
+
+
+def _document(depth: int = 2) -> st.SearchStrategy[Any]:
+    leaf = SCALAR
+    if depth == 0:
+        return leaf
+    child = _document(depth - 1)
+    return st.one_of(leaf, st.lists(child, max_size=3), st.dictionaries(KEY, child, max_size=3))
+
+
+def _yaml(value: Any, indent: str = "") -> str:
+    if isinstance(value, dict):
+        return (
+            "".join(f"{indent}{k}:\n{_yaml(v, indent + '  ')}" for k, v in value.items()) or f"{indent}{{}}\n"
+        )
+    if isinstance(value, list):
+        return "".join(f"{indent}-\n{_yaml(v, indent + '  ')}" for v in value) or f"{indent}[]\n"
+    return f"{indent}{value}\n"
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a):
+        return math.isnan(b)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b if not isinstance(a, dict | list) else False
+
+
+def _ruamel(text: str) -> list[Any] | None:
+    try:
+        return [_plain(d) for d in YAML(typ="rt").load_all(text)]
+    except (YAMLError, ValueError, IndexError):  # ruamel crashes on `-_`: see the test below
+        return None
+
+
+def _plain(value: Any) -> Any:
+    """ruamel's round-trip types (CommentedMap, ScalarFloat, …) as the plain types they extend."""
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, datetime):  # ruamel's TimeStamp
+        return datetime.combine(value.date(), value.timetz())
+    for plain in (bool, int, float, str):
+        if isinstance(value, plain):
+            return plain(value)
+    return value
+
+
+@given(_document())
+def test_fast_loader_agrees_with_ruamel_or_steps_aside(value: Any) -> None:
+    text = _yaml(value)
+    expected = _ruamel(text)
+    try:
+        got = fast.load_all(text)
+    except fast.Unsupported:
+        return  # the caller parses with ruamel instead: same data by construction
+    assert expected is not None, f"libyaml accepted what ruamel refuses:\n{text}"
+    assert _same(got, expected), f"{got!r} != {expected!r} for\n{text}"
+
+
+def test_duplicate_keys_at_any_depth_step_aside() -> None:
+    for text in ("a: 1\na: 2\n", "a:\n  b:\n    - {c: 1, c: 2}\n"):
+        try:
+            fast.load_all(text)
+        except fast.Unsupported as err:
+            assert str(err) == "duplicate key"
+        else:
+            raise AssertionError(f"duplicate key passed the fast loader: {text!r}")
+
+
+def test_a_merge_key_override_is_not_a_duplicate() -> None:
+    text = "x: &a {k: 1, j: 3}\ny:\n  <<: *a\n  k: 2\n"
+    assert fast.load_all(text) == [{"x": {"k": 1, "j": 3}, "y": {"k": 2, "j": 3}}]
+    assert _ruamel(text) == [{"x": {"k": 1, "j": 3}, "y": {"k": 2, "j": 3}}]
+
+
+def test_yaml_1_1_spellings_are_strings_as_in_ruamel() -> None:
+    assert fast.load_all("[yes, on, 017, 0o17, 1:30]") == [["yes", "on", 17, 15, "1:30"]]
+
+
+def test_a_number_that_is_none_is_a_problem_at_its_position(tmp_path: Path) -> None:
+    file = tmp_path / "bad.yaml"
+    file.write_text("a:\n  b: [1, -_]\n")
+    with pytest.raises(InputError) as caught:
+        load_documents(file)
+    hint = "quote it to make it a string"
+    assert caught.value.problems == [
+        Problem(file, 2, 10, "yaml", "'-_' looks like a number but is none", hint)
+    ]
