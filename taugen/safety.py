@@ -14,10 +14,12 @@ HINT = "set `output:` in taugen.yaml to a folder that holds only taugen's output
 def check_output_root(loaded: LoadedProject, root: Path) -> None:
     where = loaded.doc.at(["output"])
     resolved = root.resolve()
-    if root.is_symlink() or (root.exists() and not root.is_dir()):
-        raise InputError(
-            [where.problem("output", f"output root {root} is a symbolic link or not a folder", HINT)]
-        )
+    if root.is_symlink():
+        target = root.readlink()
+        message = f"output root {root} is a symbolic link (to {target}): a build would write through it"
+        raise InputError([where.problem("output", message, HINT)])
+    if root.exists() and not root.is_dir():
+        raise InputError([where.problem("output", f"output root {root} is a file, not a folder", HINT)])
     problems: list[Problem] = []
     for source in _inputs(loaded):
         if source.resolve() == resolved or resolved in source.resolve().parents:

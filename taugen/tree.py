@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import signal
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from taugen.errors import InputError, Problem
 
 Files = Mapping[str, bytes]  # path relative to out/<cluster>/ -> content
 
@@ -51,25 +56,82 @@ def write_tree(
     lock: tuple[Path, bytes] | None = None,
 ) -> list[str]:
     """Swap in every cluster folder whose bytes changed, drop the folders of removed clusters,
-    and replace the lock; return what was replaced. Everything is staged before the first
-    rename, so a failure while writing leaves out/ and the lock exactly as they were."""
+    and replace the lock; return what was replaced.
+
+    Everything is staged first; then a journal naming every rename is written with one atomic
+    rename: the commit point. A build that dies before it leaves out/ and the lock as they were;
+    one that dies after it is rolled forward by the next build (`recover`), so the tree and the
+    lock are always both old or both new, however many clusters change."""
     staging = staging_dir(root)
     recover(root)
     root.mkdir(parents=True, exist_ok=True)
     staging.mkdir()
+    lock_tmp = lock[0].with_name(f".{lock[0].name}.taugen-tmp") if lock else None
     try:
+        _write_json(staging / PLAN, {"lock": _lock_move(lock_tmp, lock)})  # what to clean up
         staged = [name for name, files in clusters.items() if _stage(root, staging, name, files)]
-        lock_tmp = _stage_lock(*lock) if lock else None
-        for name in staged:
-            _swap_in(root, staging, name)
+        crash_point("staged")
+        replaced_lock = bool(lock and lock_tmp and _stage_lock(lock_tmp, *lock))
         dropped = [name for name in drop if (root / name).exists()]
-        for name in dropped:
+        journal = {
+            "swap": staged,
+            "drop": dropped,
+            "lock": _lock_move(lock_tmp, lock) if replaced_lock else None,
+        }
+        _write_json(staging / JOURNAL, journal)  # the commit point
+    except BaseException:
+        recover(root)  # not committed: undo
+        raise
+    crash_point("committed")
+    _roll_forward(root, staging, journal)
+    _finish(staging)
+    return staged + dropped + ([lock[0].name] if lock and replaced_lock else [])
+
+
+PLAN, JOURNAL = "plan.json", "journal.json"
+_CRASH_AT = os.environ.get("TAUGEN_CRASH_AT")  # tests/crash: die here (read once; unset costs nothing)
+_passed: dict[str, int] = {}
+
+
+def crash_point(name: str) -> None:
+    """SIGKILL this process at a named point when TAUGEN_CRASH_AT is `name` or `name:N` (the
+    N-th time it is passed); the crash harness uses it to hit the windows between renames."""
+    if _CRASH_AT is None:
+        return
+    _passed[name] = _passed.get(name, 0) + 1
+    if _CRASH_AT in (name, f"{name}:{_passed[name]}"):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _lock_move(temporary: Path | None, lock: tuple[Path, bytes] | None) -> list[str] | None:
+    return [str(temporary.resolve()), str(lock[0].resolve())] if temporary and lock else None
+
+
+def _write_json(path: Path, data: object) -> None:
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(data))
+    temporary.replace(path)
+
+
+def _roll_forward(root: Path, staging: Path, journal: dict[str, Any]) -> None:
+    """Every rename of a committed journal that is not done yet; each step may be repeated."""
+    for name in journal["swap"]:
+        if (staging / name).exists():
+            if (root / name).exists():
+                (root / name).rename(staging / f"{name}.old")
+            (staging / name).rename(root / name)
+        crash_point("swapped")
+    for name in journal["drop"]:
+        if (root / name).exists():
             (root / name).rename(staging / f"{name}.old")
-        if lock and lock_tmp:
-            lock_tmp.replace(lock[0])
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return staged + dropped + ([lock[0].name] if lock and lock_tmp else [])
+    if journal["lock"] and Path(journal["lock"][0]).exists():
+        Path(journal["lock"][0]).replace(journal["lock"][1])
+    crash_point("renamed")
+
+
+def _finish(staging: Path) -> None:
+    (staging / JOURNAL).unlink()  # first: a crash in rmtree must not replay the journal
+    shutil.rmtree(staging)
 
 
 def _stage(root: Path, staging: Path, name: str, files: Files) -> bool:
@@ -88,19 +150,11 @@ def _stage(root: Path, staging: Path, name: str, files: Files) -> bool:
     return True
 
 
-def _swap_in(root: Path, staging: Path, name: str) -> None:
-    current = root / name
-    if current.exists():
-        current.rename(staging / f"{name}.old")
-    (staging / name).rename(current)
-
-
-def _stage_lock(path: Path, content: bytes) -> Path | None:
+def _stage_lock(temporary: Path, path: Path, content: bytes) -> bool:
     if path.is_file() and path.read_bytes() == content:
-        return None
-    temporary = path.with_name(f".{path.name}.taugen-tmp")
+        return False
     temporary.write_bytes(content)
-    return temporary
+    return True
 
 
 def _keep(source: Path, target: Path) -> None:
@@ -112,12 +166,23 @@ def _keep(source: Path, target: Path) -> None:
 
 
 def recover(root: Path) -> None:
-    """Undo a build that died between its two renames: put the old folder back."""
+    """Finish or undo a build that died while writing. With a committed journal, do the
+    renames it lists that are not done yet; without one, put back any folder moved aside and
+    delete what was staged (the lock's temporary file included)."""
     staging = staging_dir(root)
+    if staging.is_symlink() or (staging.exists() and not staging.is_dir()):
+        message = f"{staging} is not a folder taugen made: it stages its writes there"
+        raise InputError([Problem(staging, 0, 0, "output", message, "remove it, then build again")])
     if not staging.is_dir():
+        return
+    if (staging / JOURNAL).is_file():
+        _roll_forward(root, staging, json.loads((staging / JOURNAL).read_text()))
+        _finish(staging)
         return
     for old in staging.glob("*.old"):
         home = root / old.name.removesuffix(".old")
         if not home.exists():
             old.rename(home)
+    if (staging / PLAN).is_file() and (move := json.loads((staging / PLAN).read_text())["lock"]):
+        Path(move[0]).unlink(missing_ok=True)
     shutil.rmtree(staging)

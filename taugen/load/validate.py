@@ -36,6 +36,8 @@ def _problem(model: type[BaseModel], doc: Document, rule: str, error: Any, reloc
     raw = list(error["loc"])
     bad_key = "[key]" in raw  # pydantic marks a dict key that failed validation
     loc = [step for step in raw if not _is_union_tag(step)]
+    if error["type"] == "extra_forbidden":  # its last step is the key itself, even one with `[` in it
+        loc = [step for step in raw[:-1] if not _is_union_tag(step)] + raw[-1:]
     where = ".".join(str(s) for s in loc) or "document"
     kind = error["type"]
     rule = error.get("ctx", {}).get("rule", rule)
