@@ -1,0 +1,265 @@
+"""`taugen init` (issue 8): every file it writes, what it must hold, and that it never overwrites."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from jsonschema import Draft202012Validator
+
+from taugen import __version__
+from taugen.input_schemas import schema_files
+from taugen.kueue_api import API_VERSION as KUEUE_API
+from taugen.scaffold import DEFAULT_REPO_URL, InitRefused, init
+from taugen.scaffold.files import TAUGEN_GIT
+from taugen.validate.schemas import SchemaStore
+
+REPO = Path(__file__).resolve().parents[2]
+MODELINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$", re.MULTILINE)
+CLUSTER = "eastus-prod"
+URL = "https://git.example.com/acme/queues.git"
+
+WRITTEN = [
+    "taugen.yaml",
+    f"inventory/{CLUSTER}.yaml",
+    "values/tau-core-controller.yaml",
+    ".pre-commit-config.yaml",
+    ".github/workflows/taugen.yaml",
+    ".gitlab-ci.yml",
+    "argocd/applicationset.yaml",
+    "argocd/argocd-cm-health.yaml",
+    f"flux/{CLUSTER}.yaml",
+    *(f"schemas/{name}" for name in sorted(schema_files())),
+]
+# Input kinds: the file's modeline names taugen's schema, and the file validates against it.
+INPUTS = {
+    "taugen.yaml": "project.schema.json",
+    f"inventory/{CLUSTER}.yaml": "clusterinventory.schema.json",
+    "values/tau-core-controller.yaml": "nodelabelrulesvalues.schema.json",
+}
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("scaffold") / "config"
+    assert init(target, CLUSTER, URL) == WRITTEN
+    return target
+
+
+def _doc(repo: Path, rel: str) -> Any:
+    (doc,) = [d for d in yaml.safe_load_all((repo / rel).read_text()) if d is not None]
+    return doc
+
+
+def test_init_writes_exactly_these_files(repo: Path) -> None:
+    on_disk = sorted(p.relative_to(repo).as_posix() for p in repo.rglob("*") if p.is_file())
+    assert on_disk == sorted(WRITTEN)
+
+
+def test_init_is_deterministic(repo: Path, tmp_path: Path) -> None:
+    init(tmp_path, CLUSTER, URL)
+    assert {rel: (tmp_path / rel).read_bytes() for rel in WRITTEN} == {
+        rel: (repo / rel).read_bytes() for rel in WRITTEN
+    }
+
+
+def test_schemas_are_taugens(repo: Path) -> None:
+    assert {name: (repo / "schemas" / name).read_bytes() for name in schema_files()} == schema_files()
+
+
+@pytest.mark.parametrize("rel", [r for r in WRITTEN if r.endswith((".yaml", ".yml"))])
+def test_every_yaml_parses_and_names_its_schema(repo: Path, rel: str) -> None:
+    text = (repo / rel).read_text()
+    assert len(MODELINE.findall(text)) == 1, f"{rel} has no (or several) yaml-language-server lines"
+    assert text.startswith("# yaml-language-server: $schema=")
+    assert _doc(repo, rel)
+    assert "__" not in text.replace("__init__", ""), "an unfilled placeholder"
+
+
+@pytest.mark.parametrize(("rel", "schema"), sorted(INPUTS.items()))
+def test_input_kinds_validate_against_the_schema_they_name(repo: Path, rel: str, schema: str) -> None:
+    (named,) = MODELINE.findall((repo / rel).read_text())
+    path = (repo / rel).parent / named
+    assert path.resolve() == (repo / "schemas" / schema).resolve()
+    validator = Draft202012Validator(json.loads(path.read_text()))
+    assert [e.message for e in validator.iter_errors(_doc(repo, rel))] == []
+
+
+def test_the_project_names_the_inventory_rules_and_tenants(repo: Path) -> None:
+    (cluster,) = _doc(repo, "taugen.yaml")["clusters"]
+    assert cluster["name"] == CLUSTER
+    assert cluster["inventory"] == f"inventory/{CLUSTER}.yaml"
+    assert cluster["rules"] == ["values/tau-core-controller.yaml"]
+    assert cluster["nodeLabels"] == "node"
+    assert [t["namespace"] for t in cluster["tenants"]] == ["team-a", "team-b"]
+
+
+def test_the_inventory_says_how_to_produce_one_from_kubectl(repo: Path) -> None:
+    text = (repo / f"inventory/{CLUSTER}.yaml").read_text()
+    assert f"kubectl --context {CLUSTER} get nodes -o yaml > inventory/{CLUSTER}.yaml" in text
+
+
+def test_the_rules_are_in_the_helm_values_shape(repo: Path) -> None:
+    values = _doc(repo, "values/tau-core-controller.yaml")
+    (rule,) = values["tau-core-controller"]["tauCluster"]["extraNodeLabelRules"]
+    assert rule["labels"]["tau.azure.com/gpu-class"] == "h200-141gb"
+
+
+# --- GitOps objects: structure (their schemas are upstream's, named on each file's first line) ---
+
+
+def test_applicationset_generates_one_application_per_out_folder(repo: Path) -> None:
+    appset = _doc(repo, "argocd/applicationset.yaml")
+    assert (appset["apiVersion"], appset["kind"]) == ("argoproj.io/v1alpha1", "ApplicationSet")
+    spec = appset["spec"]
+    assert spec["goTemplate"] is True
+    assert spec["generators"] == [
+        {"git": {"repoURL": URL, "revision": "HEAD", "directories": [{"path": "out/*"}]}}
+    ]
+    template = spec["template"]
+    assert template["metadata"]["name"] == "taugen-{{.path.basename}}"
+    assert template["spec"]["source"] == {"repoURL": URL, "targetRevision": "HEAD", "path": "{{.path.path}}"}
+    assert template["spec"]["destination"] == {"name": "{{.path.basename}}"}
+    assert template["spec"]["project"] == "default"
+
+
+HEALTH = "resource.customizations.health.kueue.x-k8s.io_"
+
+
+def test_argocd_cm_patch_is_a_valid_configmap_with_the_four_health_checks(repo: Path) -> None:
+    cm = _doc(repo, "argocd/argocd-cm-health.yaml")
+    assert (cm["apiVersion"], cm["kind"], cm["metadata"]) == (
+        "v1",
+        "ConfigMap",
+        {"name": "argocd-cm", "namespace": "argocd"},
+    )
+    assert sorted(cm["data"]) == [
+        HEALTH + k for k in ("ClusterQueue", "LocalQueue", "ResourceFlavor", "Topology")
+    ]
+    checker = SchemaStore().lookup("v1", "ConfigMap")
+    assert checker is not None
+    assert [e.message for e in checker.errors(cm)] == []
+
+
+def test_flux_kustomization_prunes_waits_and_depends_on_kueue(repo: Path) -> None:
+    ks = _doc(repo, f"flux/{CLUSTER}.yaml")
+    assert (ks["apiVersion"], ks["kind"]) == ("kustomize.toolkit.fluxcd.io/v1", "Kustomization")
+    assert ks["metadata"] == {"name": f"taugen-{CLUSTER}", "namespace": "flux-system"}
+    spec = ks["spec"]
+    assert {"interval", "prune", "sourceRef"} <= set(spec)  # the v1 CRD's required fields
+    assert spec["path"] == f"./out/{CLUSTER}"
+    assert (spec["prune"], spec["wait"]) == (True, True)
+    assert spec["dependsOn"] == [{"name": "kueue"}]
+    assert spec["sourceRef"] == {"kind": "GitRepository", "name": "flux-system"}
+    checks = {(c["apiVersion"], c["kind"]): c for c in spec["healthCheckExprs"]}
+    assert sorted(checks) == [(KUEUE_API, "ClusterQueue"), (KUEUE_API, "LocalQueue")]
+    for check in checks.values():
+        assert "c.type == 'Active' && c.status == 'True'" in check["current"]
+        assert "c.type == 'Active' && c.status == 'False'" in check["failed"]
+
+
+# --- CI recipes and pre-commit ------------------------------------------------------------
+
+
+def _runs(steps: list[dict[str, Any]]) -> list[tuple[str | None, str]]:
+    return [(s.get("if"), s["run"]) for s in steps if "run" in s]
+
+
+def test_github_workflow_checks_validates_and_comments_the_diff(repo: Path) -> None:
+    workflow = _doc(repo, ".github/workflows/taugen.yaml")
+    triggers = workflow.get("on", workflow.get(True))  # PyYAML reads the key `on` as true
+    assert set(triggers) == {"push", "pull_request"}
+    assert workflow["permissions"] == {"contents": "read", "pull-requests": "write"}
+    (job,) = workflow["jobs"].values()
+    runs = _runs(job["steps"])
+    pr = "github.event_name == 'pull_request'"
+    comment = 'gh pr comment "$PR" --body-file taugen-diff.md'
+    assert runs[1:] == [
+        (None, "taugen build --check"),
+        (None, "taugen validate"),
+        (pr, 'taugen diff "git:origin/$BASE" --format markdown > taugen-diff.md'),
+        (
+            pr,
+            f"{comment} --edit-last --create-if-none",
+        ),
+    ]
+    assert runs[0] == (None, f'pip install "taugen @ git+{TAUGEN_GIT}@v{__version__}"')
+    assert job["steps"][0]["with"] == {"fetch-depth": 0}
+
+
+def test_gitlab_ci_checks_validates_and_notes_the_diff(repo: Path) -> None:
+    ci = _doc(repo, ".gitlab-ci.yml")
+    assert ci["taugen"]["script"] == ["taugen build --check", "taugen validate"]
+    diff = ci["taugen-diff"]
+    assert diff["rules"] == [{"if": '$CI_PIPELINE_SOURCE == "merge_request_event"'}]
+    target = "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"
+    assert diff["script"][:2] == [
+        f'git fetch origin "+refs/heads/{target}:refs/remotes/origin/{target}"',
+        f'taugen diff "git:origin/{target}" --format markdown > taugen-diff.md',
+    ]
+    assert "merge_requests/$CI_MERGE_REQUEST_IID/notes" in diff["script"][2]
+    assert ci["default"]["before_script"] == [f'pip install "taugen @ git+{TAUGEN_GIT}@v{__version__}"']
+
+
+def test_pre_commit_config_uses_this_repositorys_hooks(repo: Path) -> None:
+    config = _doc(repo, ".pre-commit-config.yaml")
+    (entry,) = config["repos"]
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+    assert (
+        [h["id"] for h in entry["hooks"]]
+        == [h["id"] for h in hooks]
+        == ["taugen-build-check", "taugen-validate"]
+    )
+    assert (entry["repo"], entry["rev"]) == (TAUGEN_GIT, f"v{__version__}")
+
+
+# --- refusals: nothing is overwritten, nothing is written ----------------------------------
+
+
+def test_init_refuses_to_overwrite_and_writes_nothing(tmp_path: Path) -> None:
+    (tmp_path / "taugen.yaml").write_text("mine\n")
+    (tmp_path / "argocd").mkdir()
+    (tmp_path / "argocd" / "applicationset.yaml").write_text("mine too\n")
+    with pytest.raises(InitRefused) as info:
+        init(tmp_path, CLUSTER)
+    assert str(info.value) == (
+        f"refusing to overwrite 2 existing file(s) in {tmp_path}: taugen.yaml, argocd/applicationset.yaml; "
+        "nothing was written"
+    )
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == [
+        "argocd",
+        "argocd/applicationset.yaml",
+        "taugen.yaml",
+    ]
+    assert (tmp_path / "taugen.yaml").read_text() == "mine\n"
+
+
+def test_init_refuses_when_a_folder_it_needs_is_a_file(tmp_path: Path) -> None:
+    (tmp_path / "argocd").write_text("not a folder\n")
+    with pytest.raises(
+        InitRefused, match=r"2 existing file\(s\) .*: argocd/applicationset.yaml, argocd/argocd-cm"
+    ):
+        init(tmp_path, CLUSTER)
+    assert [p.name for p in tmp_path.iterdir()] == ["argocd"]
+
+
+def test_init_into_a_folder_with_other_files_keeps_them(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("ours\n")
+    assert init(tmp_path, CLUSTER) == WRITTEN
+    assert (tmp_path / "README.md").read_text() == "ours\n"
+
+
+def test_init_refuses_a_cluster_name_that_is_not_a_dns_label(tmp_path: Path) -> None:
+    with pytest.raises(InitRefused, match=r"--cluster 'East_US' must be lower-case"):
+        init(tmp_path / "x", "East_US")
+    assert not (tmp_path / "x").exists()
+
+
+def test_init_defaults(tmp_path: Path) -> None:
+    init(tmp_path)
+    assert (tmp_path / "inventory" / "my-cluster.yaml").is_file()
+    assert DEFAULT_REPO_URL in (tmp_path / "argocd" / "applicationset.yaml").read_text()
