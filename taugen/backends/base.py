@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Protocol
 
 from taugen.compile.manifest import Manifest
@@ -12,11 +12,15 @@ from taugen.resolve.cluster import ResolvedCluster
 
 class Backend(Protocol):
     name: str
-    # Argo CD sync wave per kind of the backend's own objects (§4, K3).
-    waves: Mapping[str, str]
     # API groups of the backend's CRDs: their objects skip the dry run until the CRD exists.
     crd_groups: tuple[str, ...]
+    # Where the profile catalog ConfigMap (R30) lives: the scheduler's own namespace.
+    catalog_namespace: str
 
     def compile(self, cluster: ResolvedCluster, quotas: Sequence[ClassQuota]) -> list[Manifest]:
         """The scheduler's queue, quota and topology objects; InputError past a limit."""
+        ...
+
+    def wave(self, manifest: Manifest) -> str:
+        """The Argo CD sync wave of one of the backend's own objects (§4, K3)."""
         ...

@@ -31,16 +31,22 @@ def flavor_name(gpu_class: str) -> str:
     return f"taugrid-{gpu_class}"  # R24
 
 
+WAVES: Mapping[str, str] = {  # §4
+    "WorkloadPriorityClass": "-2",
+    "Topology": "-2",
+    "ResourceFlavor": "-1",
+    "ClusterQueue": "0",
+    "LocalQueue": "1",
+}
+
+
 class KueueBackend:
     name: str = "kueue"
-    waves: Mapping[str, str] = {
-        "WorkloadPriorityClass": "-2",
-        "Topology": "-2",
-        "ResourceFlavor": "-1",
-        "ClusterQueue": "0",
-        "LocalQueue": "1",
-    }
     crd_groups: tuple[str, ...] = ("kueue.x-k8s.io",)
+    catalog_namespace: str = "kueue-system"
+
+    def wave(self, manifest: Manifest) -> str:
+        return WAVES[manifest.kind]
 
     def compile(self, cluster: ResolvedCluster, quotas: Sequence[ClassQuota]) -> list[Manifest]:
         _check_flavor_limit(cluster, quotas)

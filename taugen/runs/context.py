@@ -12,7 +12,7 @@ from taugen.errors import InputError, Problem
 from taugen.load.project import LoadedProject, load_project, load_project_profiles
 from taugen.models.profile import Policy
 from taugen.models.project import Cluster, Tenant
-from taugen.models.run import Run
+from taugen.models.run import Run, Workload
 from taugen.quantity import Quantity
 from taugen.runs.catalog import CatalogEntry
 from taugen.runs.load import LoadedRun, load_run
@@ -52,6 +52,18 @@ class RunContext:
         if self.host_slot:
             found[SLOT] = Quantity.parse(1)
         return found
+
+    @property
+    def group(self) -> int:
+        """Pods that must share one domain: a Job's ranks, a LeaderWorkerSet replica's pods (K5)."""
+        run = self.run
+        return run.size if run.workload == Workload.LEADERWORKERSET else run.workers
+
+    @property
+    def pods(self) -> int:
+        """Pods the run asks quota for: every rank, or every replica's pods (K5)."""
+        run = self.run
+        return run.replicas * run.size if run.workload == Workload.LEADERWORKERSET else run.workers
 
     @property
     def level(self) -> str | None:

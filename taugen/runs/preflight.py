@@ -14,16 +14,11 @@ from taugen.backends.kueue import CPU_FLAVOR
 from taugen.quantity import Quantity
 from taugen.resolve.labels import GPU_CLASS
 from taugen.runs.capacity import Domain
+from taugen.runs.checks import Check, Placeable, SchedulerChecks, total
 from taugen.runs.context import RunContext
+from taugen.runs.kai_preflight import kai_checks
 from taugen.runs.topology import TopologyFit, fit_topology
 from taugen.runs.tree import CompiledTree, Flavor, read_tree
-
-
-@dataclass(frozen=True)
-class Check:
-    id: str  # profile | flavor | quota | topology
-    ok: bool
-    message: str
 
 
 @dataclass(frozen=True)
@@ -44,20 +39,27 @@ class Preflight:
 
 
 def preflight(context: RunContext) -> Preflight:
-    state = context.state
-    tree = read_tree(state.folder, state.cluster.clusterQueue)
     request = context.request
-    checks = [_profile(context)]
-    flavor = _flavor(context, tree)
-    checks.append(flavor[1])
-    if flavor[0] is None:
-        return Preflight(context, tuple(checks), request)
-    checks.append(_quota(context, tree, flavor[0], request))
-    if context.policy.gpu_class is None:
+    placeable = SCHEDULER_CHECKS[context.state.cluster.scheduler](context, request)
+    checks = [_profile(context), *placeable.checks]
+    if not placeable.go_on or context.policy.gpu_class is None:
         return Preflight(context, tuple(checks), request)
     fit: TopologyFit = fit_topology(context, request)
     checks.append(Check("topology", fit.ok, fit.message))
     return Preflight(context, tuple(checks), request, fit.domain, fit.wider)
+
+
+def _kueue(context: RunContext, request: dict[str, Quantity]) -> Placeable:
+    """§7: a flavor matching the class on its gpu-class label alone; nominal quota covers the run."""
+    state = context.state
+    tree = read_tree(state.folder, state.cluster.clusterQueue)
+    flavor, check = _flavor(context, tree)
+    if flavor is None:
+        return Placeable([check], go_on=False)
+    return Placeable([check, _quota(context, tree, flavor, request)], go_on=True)
+
+
+SCHEDULER_CHECKS: dict[str, SchedulerChecks] = {"kueue": _kueue, "kai": kai_checks}
 
 
 def _profile(context: RunContext) -> Check:
@@ -87,19 +89,18 @@ def _quota(context: RunContext, tree: CompiledTree, flavor: Flavor, request: dic
     quota = queue.flavor(flavor.name)
     if quota is None:
         return Check("quota", False, f"flavor {flavor.name} is not in ClusterQueue {queue.name}")
-    workers = context.run.workers
     order = {r: i for i, r in enumerate(queue.covered)}
     parts, short = [], []
     for resource in sorted(request, key=lambda r: (order.get(r, len(order)), r)):
-        total = Quantity(request[resource].value * workers, request[resource].format)
+        wanted = total(request[resource], context.pods)
         if resource not in order:
             short.append(f"{resource} is not covered by the ClusterQueue")
             continue
         nominal = quota.nominal.get(resource, Quantity.parse(0))
-        parts.append(f"{resource} {total} of {nominal}")
-        if total.value > nominal.value:
-            lacks = Quantity(total.value - nominal.value, total.format)
-            short.append(f"{resource} {total} exceeds the nominal quota {nominal} (lacks {lacks})")
+        parts.append(f"{resource} {wanted} of {nominal}")
+        if wanted.value > nominal.value:
+            lacks = Quantity(wanted.value - nominal.value, wanted.format)
+            short.append(f"{resource} {wanted} exceeds the nominal quota {nominal} (lacks {lacks})")
     where = f"ClusterQueue {queue.name}, flavor {flavor.name}"
     if short:
         return Check("quota", False, f"{where}: {'; '.join(short)}")

@@ -1,25 +1,21 @@
-"""`taugen render`: a run's Indexed Job (and torchrun Service) carrying every element of §7."""
+"""`taugen render`: a run's Indexed Job (and torchrun Service) or LeaderWorkerSet, carrying its
+scheduler's contract (§7 for Kueue, K4/K5 for KAI: taugen/runs/contracts.py)."""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from taugen.compile.manifest import label, object_
+from taugen.compile.manifest import annotate, label, object_
 from taugen.emit import dump, ordered
-from taugen.models.profile import Topology
-from taugen.models.run import Launcher
+from taugen.models.run import Launcher, Workload
 from taugen.resolve.labels import GPU_CLASS
-from taugen.runs import torchrun
+from taugen.runs import lws, torchrun
 from taugen.runs.context import RunContext, require_ready
+from taugen.runs.contracts import contract_of
 
 Format = Literal["manifest", "patch"]
 FORMATS: tuple[Format, ...] = ("manifest", "patch")
 CONTAINER = "main"
-QUEUE_NAME = "kueue.x-k8s.io/queue-name"
-PRIORITY_CLASS = "kueue.x-k8s.io/priority-class"
-REQUIRED_TOPOLOGY = "kueue.x-k8s.io/podset-required-topology"
-UNCONSTRAINED_TOPOLOGY = "kueue.x-k8s.io/podset-unconstrained-topology"
-PROFILE = "tau.azure.com/profile"
 GPU_TOLERATION = {"key": "sku", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"}  # R24
 
 
@@ -29,13 +25,16 @@ def render(context: RunContext, fmt: Format = "manifest") -> str:
     run, cluster = context.run, context.state.cluster.name
     about = f"run {run.metadata.name} (profile {run.profile}, cluster {cluster})"
     if fmt == "patch":
-        header = f"# taugen's contract for {about}: merge it into your Job (container {CONTAINER}).\n"
+        kind = "LeaderWorkerSet" if run.workload == Workload.LEADERWORKERSET else "Job"
+        header = f"# taugen's contract for {about}: merge it into your {kind} (container {CONTAINER}).\n"
         return dump([ordered(patch(context))], header).decode()
     header = f"# Rendered by taugen for {about}. Render again instead of editing.\n"
     return dump([ordered(o) for o in manifests(context)], header).decode()
 
 
 def manifests(context: RunContext) -> list[dict[str, Any]]:
+    if context.run.workload == Workload.LEADERWORKERSET:
+        return [owned(context, lws.leader_worker_set(context, template(context, _full_pod(context))))]
     objects = [job(context)]
     if context.multi_node:
         objects.append(torchrun.service(context.run))
@@ -44,62 +43,46 @@ def manifests(context: RunContext) -> list[dict[str, Any]]:
 
 def job(context: RunContext) -> dict[str, Any]:
     run = context.run
-    pod = pod_contract(context)
+    pod = _full_pod(context)
     pod["restartPolicy"] = "Never"
-    pod["containers"] = [_container(context)]
     if context.multi_node:
         pod["subdomain"] = run.metadata.name  # hostname <job>-<index> under the headless Service
-    obj = object_(
-        "batch/v1",
-        "Job",
-        run.metadata.name,
-        run.metadata.namespace,
-        spec={
-            "completionMode": "Indexed",
-            "completions": run.workers,
-            "parallelism": run.workers,
-            "suspend": True,  # Kueue unsuspends it at admission
-            "template": _template(context, pod),
-        },
-    )
-    label(obj, workload_labels(context))
-    return obj
+    spec: dict[str, Any] = {
+        "completionMode": "Indexed",
+        "completions": run.workers,
+        "parallelism": run.workers,
+    }
+    if contract_of(context).suspend:
+        spec["suspend"] = True  # Kueue unsuspends it at admission
+    spec["template"] = template(context, pod)
+    return owned(context, object_("batch/v1", "Job", run.metadata.name, run.metadata.namespace, spec=spec))
 
 
 def patch(context: RunContext) -> dict[str, Any]:
-    """Only the contract fragment: labels, annotations, pod fields and requests (§7)."""
+    """Only the contract fragment: labels, annotations, pod fields and requests (§7, K4, K5)."""
     pod = pod_contract(context)
     pod["containers"] = [{"name": CONTAINER, "resources": resources(context)}]
+    if context.run.workload == Workload.LEADERWORKERSET:
+        return owned(context, lws.patch(context, template(context, pod)))
     run = context.run
-    template = _template(context, pod)
-    obj = object_("batch/v1", "Job", run.metadata.name, run.metadata.namespace, spec={"template": template})
-    label(obj, workload_labels(context))
+    spec = {"template": template(context, pod)}
+    return owned(context, object_("batch/v1", "Job", run.metadata.name, run.metadata.namespace, spec=spec))
+
+
+def owned(context: RunContext, obj: dict[str, Any]) -> dict[str, Any]:
+    """The top owner's labels and annotations (the scheduler reads the workload's from them)."""
+    contract = contract_of(context)
+    label(obj, contract.owner_labels(context))
+    if annotations := contract.owner_annotations(context):
+        annotate(obj, annotations)
     return obj
 
 
-def workload_labels(context: RunContext) -> dict[str, str]:
-    labels = {
-        QUEUE_NAME: context.tenant.localQueue,
-        PRIORITY_CLASS: context.priority_class,
-        PROFILE: context.entry.name,
-    }
-    if context.policy.gpu_class is not None:
-        labels[GPU_CLASS] = context.policy.gpu_class
-    return labels
-
-
-def tas_annotations(context: RunContext) -> dict[str, str]:
-    """Exactly one TAS annotation on a GPU pod set; none on the non-TAS CPU flavor (R23)."""
-    if context.policy.gpu_class is None:
-        return {}
-    if context.policy.topology == Topology.UNCONSTRAINED:
-        return {UNCONSTRAINED_TOPOLOGY: "true"}
-    assert context.level is not None
-    return {REQUIRED_TOPOLOGY: context.level}
-
-
 def pod_contract(context: RunContext) -> dict[str, Any]:
-    pod: dict[str, Any] = {"priorityClassName": context.priority_class}
+    pod: dict[str, Any] = {
+        **contract_of(context).pod_fields(context),
+        "priorityClassName": context.priority_class,
+    }
     if context.policy.gpu_class is not None:
         pod["nodeSelector"] = {GPU_CLASS: context.policy.gpu_class}
         pod["tolerations"] = [dict(GPU_TOLERATION)]
@@ -113,11 +96,21 @@ def resources(context: RunContext) -> dict[str, Any]:
     return {"requests": wanted, "limits": limits} if limits else {"requests": wanted}
 
 
-def _template(context: RunContext, pod: dict[str, Any]) -> dict[str, Any]:
-    template: dict[str, Any] = {"spec": pod}
-    if annotations := tas_annotations(context):
-        template["metadata"] = {"annotations": annotations}
-    return template
+def template(context: RunContext, pod: dict[str, Any]) -> dict[str, Any]:
+    contract = contract_of(context)
+    grouped = context.run.workload == Workload.LEADERWORKERSET
+    metadata: dict[str, Any] = {}
+    if labels := contract.pod_labels(context):
+        metadata["labels"] = labels
+    if annotations := contract.pod_annotations(context, grouped):
+        metadata["annotations"] = annotations
+    return {"metadata": metadata, "spec": pod} if metadata else {"spec": pod}
+
+
+def _full_pod(context: RunContext) -> dict[str, Any]:
+    pod = pod_contract(context)
+    pod["containers"] = [_container(context)]
+    return pod
 
 
 def _extended(name: str) -> bool:

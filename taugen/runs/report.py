@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from taugen.models.run import Workload
 from taugen.runs.capacity import Domain
+from taugen.runs.context import RunContext
 from taugen.runs.preflight import Preflight
 
 FORMATS = ("text", "json")
+SCHEDULERS = {"kueue": "Kueue", "kai": "KAI Scheduler"}
 EPILOGUE = {
-    True: "eligible: Kueue can admit the run once the capacity it needs is free; nothing is "
+    True: "eligible: {scheduler} can admit the run once the capacity it needs is free; nothing is "
     "reserved before admission",
     False: "not eligible: as written, the run would stay pending",
 }
@@ -24,10 +27,10 @@ def as_text(result: Preflight) -> str:
         f"{context.state.cluster.name}: {result.verdict}",
         f"  policy    profile {context.entry.name}, tier {policy.priority_tier}, "
         f"gpu-class {policy.gpu_class or '(none: CPU-only)'}, topology {policy.topology}",
-        f"  request   {run.workers} workers, each {_request(result)}",
+        f"  request   {_shape(context)}, each {_request(result)}",
     ]
     lines += [f"  {'ok  ' if c.ok else 'FAIL'}  {c.id:<9} {c.message}" for c in result.checks]
-    lines.append(EPILOGUE[result.eligible])
+    lines.append(EPILOGUE[result.eligible].format(scheduler=SCHEDULERS[context.state.cluster.scheduler]))
     return "\n".join(lines) + "\n"
 
 
@@ -45,10 +48,17 @@ def as_json(result: Preflight) -> str:
         "verdict": result.verdict,
         "eligible": result.eligible,
         "checks": [{"id": c.id, "ok": c.ok, "message": c.message} for c in result.checks],
-        "domain": _domain(result.domain, run.workers),
-        "widerDomain": _domain(result.wider, run.workers),  # reported, never used (§7)
+        "domain": _domain(result.domain, context.group),
+        "widerDomain": _domain(result.wider, context.group),  # reported, never used (§7)
     }
     return json.dumps(data, indent=2) + "\n"
+
+
+def _shape(context: RunContext) -> str:
+    run = context.run
+    if run.workload == Workload.LEADERWORKERSET:
+        return f"{run.replicas} replicas of {run.size} pods (each replica placed on its own, K5)"
+    return f"{run.workers} workers"
 
 
 def _request(result: Preflight) -> str:

@@ -22,7 +22,7 @@ class TopologyFit:
 
 
 def fit_topology(context: RunContext, request: dict[str, Quantity]) -> TopologyFit:
-    gpu_class, workers, level = context.policy.gpu_class, context.run.workers, context.level
+    gpu_class, workers, level = context.policy.gpu_class, context.group, context.level
     nodes = [n for n in context.state.resolved.nodes if n.gpu_class == gpu_class]
     found = domains(nodes, level, request, context.multi_node)
     scope = level or "unconstrained"
@@ -70,7 +70,7 @@ def _wider(context: RunContext, nodes: list[ResolvedNode], request: dict[str, Qu
     if context.level is None:
         return None
     for level in wider_levels(context.level):
-        fit = best_fit(domains(nodes, level, request, context.multi_node), context.run.workers)
+        fit = best_fit(domains(nodes, level, request, context.multi_node), context.group)
         if fit is not None:
             return fit
     return None

@@ -1,0 +1,29 @@
+"""One line of a preflight verdict, and what a scheduler's own eligibility checks return."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from taugen.quantity import Quantity
+from taugen.runs.context import RunContext
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str  # profile | flavor | quota | topology
+    ok: bool
+    message: str
+
+
+@dataclass(frozen=True)
+class Placeable:
+    checks: list[Check]
+    go_on: bool  # False: nothing to fit a topology against (no flavor, no queue)
+
+
+SchedulerChecks = Callable[[RunContext, dict[str, Quantity]], Placeable]
+
+
+def total(request: Quantity, pods: int) -> Quantity:
+    return Quantity(request.value * pods, request.format)

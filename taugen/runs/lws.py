@@ -1,0 +1,40 @@
+"""LeaderWorkerSet runs (K5): `replicas` groups of `size` pods (one leader, size-1 workers).
+
+The placement constraint applies to each replica, never to the whole set: Kueue admits every
+replica as its own workload, and its leader and worker templates name one pod-set group so
+they share a domain; KAI makes one PodGroup per replica from the top owner's annotations.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from taugen.compile.manifest import object_
+from taugen.runs.context import RunContext
+
+API = "leaderworkerset.x-k8s.io/v1"
+
+
+def leader_worker_set(context: RunContext, template: dict[str, Any]) -> dict[str, Any]:
+    """The bare object: render adds the top owner's labels and annotations."""
+    run = context.run
+    spec = {
+        "replicas": run.replicas,
+        "startupPolicy": "LeaderCreated",
+        "leaderWorkerTemplate": {
+            "size": run.size,
+            "restartPolicy": "RecreateGroupOnPodRestart",  # a replica fails and restarts as one
+            "leaderTemplate": copy.deepcopy(template),
+            "workerTemplate": copy.deepcopy(template),
+        },
+    }
+    return object_(API, "LeaderWorkerSet", run.metadata.name, run.metadata.namespace, spec=spec)
+
+
+def patch(context: RunContext, template: dict[str, Any]) -> dict[str, Any]:
+    """The contract fragment of a LeaderWorkerSet: the same for the leader and the workers."""
+    run = context.run
+    both = {"leaderTemplate": copy.deepcopy(template), "workerTemplate": copy.deepcopy(template)}
+    spec = {"leaderWorkerTemplate": both}
+    return object_(API, "LeaderWorkerSet", run.metadata.name, run.metadata.namespace, spec=spec)

@@ -1,0 +1,133 @@
+"""KAI Scheduler rules across objects (SPEC §8): queue hierarchy, reserved names, quotas, levels.
+
+Objects are grouped per cluster folder (a Node file's folder is `<cluster>/nodes/`): two
+clusters validated together never satisfy each other's references.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+from taugen.backends.kai import RESERVED_QUEUES
+from taugen.kai_api import KAI_TOPOLOGY_API, QUEUE_API
+from taugen.resolve.labels import GPU_CLASS, HOSTNAME
+from taugen.validate.findings import Finding, finding
+from taugen.validate.resources import Resource
+from taugen.validate.semantic import Tree, _list, _map, _meta, _spec
+
+NODES_DIR = "nodes"
+MAX_LABEL_VALUE = 63
+
+
+def _folder(resource: Resource) -> Path:
+    """The cluster folder: above nodes/ (nodes/<class>/<domain>.yaml, nodelabels/base.py)."""
+    for folder in resource.file.parents:
+        if folder.name == NODES_DIR:
+            return folder.parent
+    return resource.file.parent
+
+
+def _by_folder(tree: Tree, kind: str, api_version: str | None) -> dict[Path, list[Resource]]:
+    found: dict[Path, list[Resource]] = defaultdict(list)
+    for resource in tree.of(kind, kueue=False):
+        if api_version is None or resource.obj.get("apiVersion") == api_version:
+            found[_folder(resource)].append(resource)
+    return found
+
+
+def _queues(tree: Tree) -> dict[Path, list[Resource]]:
+    return _by_folder(tree, "Queue", QUEUE_API)
+
+
+def queue_parents(tree: Tree) -> Iterator[Finding]:
+    """K2: every leaf's parentQueue is a Queue of the same tree (KAI leaves an orphan unscheduled)."""
+    for queues in _queues(tree).values():
+        names = {q.name for q in queues}
+        for queue in queues:
+            parent = _spec(queue).get("parentQueue")
+            if parent is not None and parent not in names:
+                yield finding(
+                    queue,
+                    ["spec", "parentQueue"],
+                    "kai-queue-parent",
+                    f"parent Queue {parent!r} is not in the tree",
+                    "add the parent Queue, or point parentQueue at one that is",
+                )
+
+
+def reserved_names(tree: Tree) -> Iterator[Finding]:
+    """K2: KAI's Helm chart owns default-queue and default-parent-queue; Argo CD would fight it.
+    A leaf's name is also the pods' queue label value (K4): at most 63 characters."""
+    for queues in _queues(tree).values():
+        for queue in queues:
+            if queue.name in RESERVED_QUEUES:
+                yield finding(
+                    queue,
+                    ["metadata", "name"],
+                    "kai-reserved-queue",
+                    f"Queue name {queue.name} is reserved: KAI's Helm chart creates and owns it",
+                    "name the queue something else (taugen's parent defaults to taugrid)",
+                )
+            if _spec(queue).get("parentQueue") is not None and len(queue.name) > MAX_LABEL_VALUE:
+                yield finding(
+                    queue,
+                    ["metadata", "name"],
+                    "kai-queue-name",
+                    f"leaf Queue name is {len(queue.name)} characters; pods name it in a label (at most 63)",
+                    "shorten the tenant namespace: its leaf Queue is taugrid-<namespace>",
+                )
+
+
+def _gpu_quota(queue: Resource) -> float | None:
+    value = _map(_map(_spec(queue).get("resources")).get("gpu")).get("quota")
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def leaf_quotas(tree: Tree) -> Iterator[Finding]:
+    """K2: the leaves' deserved GPUs fit in their parent's (a -1 leaf under a finite parent does not)."""
+    for queues in _queues(tree).values():
+        children: dict[str, list[Resource]] = defaultdict(list)
+        for queue in queues:
+            if isinstance(parent := _spec(queue).get("parentQueue"), str):
+                children[parent].append(queue)
+        for queue in queues:
+            own = _gpu_quota(queue)
+            leaves = [q for q in children.get(queue.name, []) if _gpu_quota(q) is not None]
+            if own is None or own < 0 or not leaves:
+                continue
+            quotas = [_gpu_quota(q) or 0.0 for q in leaves]
+            if any(q < 0 for q in quotas) or sum(quotas) > own:
+                total = "unlimited" if any(q < 0 for q in quotas) else f"{sum(quotas):g}"
+                yield finding(
+                    queue,
+                    ["spec", "resources", "gpu", "quota"],
+                    "kai-leaf-quota",
+                    f"its leaf Queues deserve {total} GPUs, more than its quota {own:g}",
+                    "lower the tenants' gpuQuota: together they may not exceed the cluster's GPUs",
+                )
+
+
+def node_levels(tree: Tree) -> Iterator[Finding]:
+    """K1/R17: KAI, like Kueue, drops a node that misses any level label of the Topology."""
+    topologies = _by_folder(tree, "Topology", KAI_TOPOLOGY_API)
+    nodes = _by_folder(tree, "Node", "v1")
+    for folder, found in topologies.items():
+        levels = {
+            str(lv.get("nodeLabel"))
+            for t in found
+            for lv in _list(_spec(t).get("levels"))
+            if isinstance(lv, dict)
+        }
+        for node in nodes.get(folder, []):
+            labels = _meta(node, "labels")
+            missing = sorted(lv for lv in levels - set(labels) if lv != HOSTNAME)  # the kubelet's (R29)
+            if labels.get(GPU_CLASS) and missing:
+                yield finding(
+                    node,
+                    ["metadata", "labels", GPU_CLASS],
+                    "kai-node-levels",
+                    f"gpu-class {labels[GPU_CLASS]} node misses level labels {', '.join(missing)}",
+                    "KAI drops a node without every level label from topology-aware scheduling (R17)",
+                )
