@@ -1,0 +1,139 @@
+"""The core's input from a resolved cluster, its compiled tree and the resolved runs (S1-S3)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC
+
+from taugen.backends.kueue import CPU_FLAVOR, SLOT, TOPOLOGY
+from taugen.compile.common import PRIORITY_TIERS
+from taugen.errors import InputError, Problem
+from taugen.load.inventory import GPU
+from taugen.models.run import Workload
+from taugen.resolve.cluster import ResolvedNode
+from taugen.resolve.domains import hostname_of
+from taugen.resolve.labels import GPU_CLASS, LEVELS
+from taugen.runs.context import RunContext
+from taugen.runs.state import ClusterState
+from taugen.runs.tree import CompiledTree
+from taugen.simulate.model import RunningPod, SimFlavor, SimInput, SimNode, SimRun
+from taugen.simulate.tree_nodes import tree_node_labels
+from taugen.simulate.units import as_units
+from taugen.simulate.workloads import RULE, LoadedWorkloads
+
+PRIORITY = dict(PRIORITY_TIERS)
+
+
+def sim_input(
+    state: ClusterState,
+    tree: CompiledTree,
+    loaded: LoadedWorkloads,
+    contexts: Sequence[RunContext],
+    other_tree: bool = False,
+) -> SimInput:
+    """For another tree than the project's (--tree, a side of a diff), node labels (class,
+    topology) come from its Node manifests, so each side places nodes by its own; the project's
+    tree is fresh (R32), so its labels are the resolved ones. Readiness and allocatable always
+    come from the inventory."""
+    flavor_of = _flavor_of_class(tree)
+    labels = tree_node_labels(tree.folder) if other_tree else None
+    nodes = tuple(_node(n, flavor_of, labels) for n in state.resolved.nodes)
+    runs = tuple(_run(c, flavor_of) for c in contexts)
+    problems = _unknown_nodes(loaded, {n.name for n in nodes}, {r.key.split("/")[1]: r for r in runs})
+    if problems:
+        raise InputError(problems)
+    keys = {r.key.split("/")[1]: r.key for r in runs}
+    running = tuple(
+        RunningPod(p.node, as_units(p.requests), keys.get(p.run or ""), p.rank)
+        for p in loaded.workloads.running
+    )
+    down = tuple(e.nodeDown for e in loaded.workloads.events)
+    return SimInput(TOPOLOGY, LEVELS, _flavors(tree), nodes, runs, running, down)
+
+
+def _flavor_of_class(tree: CompiledTree) -> dict[str | None, str]:
+    """gpu-class -> the first queued TAS flavor matching it on that label alone (§7); None -> CPU."""
+    found: dict[str | None, str] = {None: CPU_FLAVOR}
+    queued = [f.name for f in tree.queue.flavors]
+    for flavor in sorted(
+        tree.flavors, key=lambda f: queued.index(f.name) if f.name in queued else len(queued)
+    ):
+        gpu_class = flavor.node_labels.get(GPU_CLASS)
+        if gpu_class is not None and flavor.topology is not None and flavor.name in queued:
+            found.setdefault(gpu_class, flavor.name)
+    return found
+
+
+def _flavors(tree: CompiledTree) -> tuple[SimFlavor, ...]:
+    tas = {f.name for f in tree.flavors if f.topology is not None}
+    return tuple(SimFlavor(q.name, as_units(q.nominal), q.name in tas) for q in tree.queue.flavors)
+
+
+def _node(
+    node: ResolvedNode, flavor_of: dict[str | None, str], tree_labels: dict[str, dict[str, str]] | None
+) -> SimNode:
+    allocatable = as_units(node.facts.allocatable)
+    labels = node.labels if tree_labels is None else tree_labels.get(node.name, {})
+    gpu_class = labels.get(GPU_CLASS)
+    flavor = flavor_of.get(gpu_class) if gpu_class is not None else None
+    if flavor is not None:
+        allocatable.setdefault(SLOT, 1)  # R27: one torchrun-host-slot per GPU node
+    path = (*(labels.get(level, "") for level in LEVELS[:-1]), hostname_of(node.facts))
+    return SimNode(node.name, node.ready, flavor, path, allocatable)
+
+
+def _run(context: RunContext, flavor_of: dict[str | None, str]) -> SimRun:
+    run, policy = context.run, context.policy
+    per_pod = as_units(context.request)
+    plan = getattr(run, "admitted", None)
+    created = getattr(run, "createdAt", None)
+    return SimRun(
+        key=f"{run.metadata.namespace}/{run.metadata.name}",
+        priority=PRIORITY[context.priority_class],
+        created=created.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ") if created else "",
+        flavor=flavor_of.get(policy.gpu_class),
+        count=context.pods,
+        per_pod=per_pod,
+        mode="required" if context.level else "unconstrained",
+        level=context.level,
+        not_ready=_blocked(context),
+        plan={int(k): v for k, v in plan.ranks.items()} if plan else None,
+        gpus=per_pod.get(GPU, 0),
+    )
+
+
+def _blocked(context: RunContext) -> str | None:
+    if context.not_ready is not None:
+        return f"profile not ready: {context.not_ready}"
+    if context.run.workload == Workload.LEADERWORKERSET:
+        return "LeaderWorkerSet runs are not simulated yet (K5): only Jobs are"
+    return None
+
+
+def _unknown_nodes(loaded: LoadedWorkloads, nodes: set[str], runs: dict[str, SimRun]) -> list[Problem]:
+    where, ws = loaded.doc, loaded.workloads
+    hint = "name a node of the cluster's inventory"
+    found = [
+        where.at(["running", i, "node"]).problem(RULE, f"node {p.node} is not in the inventory", hint)
+        for i, p in enumerate(ws.running)
+        if p.node not in nodes
+    ]
+    found += [
+        where.at(["running", i, "run"]).problem(RULE, f"no run {p.run} in the set", "name a run of `runs`")
+        for i, p in enumerate(ws.running)
+        if p.run is not None and p.run not in runs
+    ]
+    found += [
+        where.at(["events", i, "nodeDown"]).problem(RULE, f"node {e.nodeDown} is not in the inventory", hint)
+        for i, e in enumerate(ws.events)
+        if e.nodeDown not in nodes
+    ]
+    found += [
+        where.at(["runs", i, "admitted", "ranks", k]).problem(
+            RULE, f"node {host} is not in the inventory", hint
+        )
+        for i, r in enumerate(ws.runs)
+        for k, host in (r.admitted.ranks.items() if r.admitted else ())
+        if host not in nodes
+    ]
+    return found

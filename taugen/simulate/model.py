@@ -1,0 +1,95 @@
+"""The simulator's input and output: plain values, no YAML, no project (S1, S6)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from taugen.simulate.tas import Mode
+from taugen.simulate.tree import DomainPath, Resources
+
+Status = Literal["admitted", "pending", "evicted"]
+NO_PREEMPTION = "no preemption is simulated: a pending run never displaces an admitted one (S2)"
+
+
+@dataclass(frozen=True)
+class SimNode:
+    name: str
+    ready: bool
+    flavor: str | None  # the TAS flavor whose nodeLabels it matches; None: no TAS flavor
+    path: DomainPath  # every level's value, the host's last
+    allocatable: Resources
+
+
+@dataclass(frozen=True)
+class SimFlavor:
+    name: str
+    nominal: Resources  # the ClusterQueue's nominalQuota per covered resource
+    tas: bool  # has a topologyName
+
+
+@dataclass(frozen=True)
+class SimRun:
+    key: str  # namespace/name
+    priority: int
+    created: str  # RFC 3339 in UTC, so that text order is time order
+    flavor: str | None  # None: no flavor in the queue for its class
+    count: int
+    per_pod: Resources
+    mode: Mode
+    level: str | None
+    not_ready: str | None = None  # why the profile cannot be placed (R30)
+    plan: Mapping[int, str] | None = None  # rank -> host of an already admitted run
+    gpus: int = 0  # per pod, for the totals
+
+
+@dataclass(frozen=True)
+class RunningPod:
+    node: str
+    requests: Resources
+    run: str | None = None  # run key
+    rank: int | None = None
+
+
+@dataclass(frozen=True)
+class SimInput:
+    topology: str
+    levels: tuple[str, ...]
+    flavors: tuple[SimFlavor, ...]
+    nodes: tuple[SimNode, ...]
+    runs: tuple[SimRun, ...]
+    running: tuple[RunningPod, ...] = ()
+    down: tuple[str, ...] = ()  # nodeDown events, in order
+
+
+@dataclass(frozen=True)
+class RunResult:
+    key: str
+    status: Status
+    flavor: str | None
+    reason: str = ""
+    ranks: tuple[str | None, ...] = ()  # host of each pod index; None: not topology-aware
+    replaced: tuple[int, ...] = ()  # ranks placed again (S5)
+
+    def hosts(self) -> list[tuple[str, int]]:
+        counts: dict[str, int] = {}
+        for host in self.ranks:
+            if host is not None:
+                counts[host] = counts.get(host, 0) + 1
+        return sorted(counts.items())
+
+
+@dataclass(frozen=True)
+class FlavorTotal:
+    flavor: str
+    requested: int  # GPUs asked for by every run of the flavor
+    admitted: int
+    free: int  # GPUs left free on Ready nodes after the simulation
+
+
+@dataclass(frozen=True)
+class SimResult:
+    runs: tuple[RunResult, ...]  # in admission order
+    totals: tuple[FlavorTotal, ...]
+    notes: tuple[str, ...] = field(default=(NO_PREEMPTION,))

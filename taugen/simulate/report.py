@@ -1,0 +1,82 @@
+"""A simulation as text (for people) and JSON (for machines and the report page) (S6).
+
+The JSON shape is stable (`kind: SimulationResult`, documented in the README): per run its
+status, flavor, reason, hosts with counts and the rank -> host table; totals per flavor.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from taugen.models.base import API_VERSION
+from taugen.simulate.model import RunResult, SimRun
+from taugen.simulate.project import Simulation
+
+FORMATS = ("text", "json")
+
+
+def as_json(sim: Simulation) -> str:
+    return json.dumps(as_dict(sim), indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+
+
+def as_dict(sim: Simulation) -> dict[str, Any]:
+    runs = {r.key: r for r in sim.source.runs}
+    return {
+        "apiVersion": API_VERSION,
+        "kind": "SimulationResult",
+        "cluster": sim.cluster,
+        "runs": [_run(runs[r.key], r) for r in sim.result.runs],
+        "totals": [
+            {"flavor": t.flavor, "gpus": {"requested": t.requested, "admitted": t.admitted, "free": t.free}}
+            for t in sim.result.totals
+        ],
+        "notes": list(sim.result.notes),
+    }
+
+
+def _run(run: SimRun, result: RunResult) -> dict[str, Any]:
+    namespace, name = result.key.split("/", 1)
+    return {
+        "namespace": namespace,
+        "name": name,
+        "status": result.status,
+        "flavor": result.flavor,
+        "priority": run.priority,
+        "createdAt": run.created.replace(".000000Z", "Z"),
+        "pods": run.count,
+        "reason": result.reason or None,
+        "hosts": [{"host": h, "count": n} for h, n in result.hosts()],
+        "ranks": [{"rank": i, "host": h} for i, h in enumerate(result.ranks) if h is not None],
+        "replaced": list(result.replaced),
+    }
+
+
+def as_text(sim: Simulation) -> str:
+    result = sim.result
+    count = {s: sum(r.status == s for r in result.runs) for s in ("admitted", "pending", "evicted")}
+    lines = [
+        f"simulate: cluster {sim.cluster}, {len(result.runs)} runs: "
+        + ", ".join(f"{n} {s}" for s, n in count.items() if n or s != "evicted"),
+    ]
+    for run in result.runs:
+        lines += _run_lines(run)
+    lines += ["", "GPUs per flavor      requested  admitted  free"]
+    lines += [f"  {t.flavor:<20} {t.requested:>7} {t.admitted:>9} {t.free:>5}" for t in result.totals]
+    lines += [f"note: {n}" for n in result.notes]
+    return "\n".join(lines) + "\n"
+
+
+def _run_lines(run: RunResult) -> list[str]:
+    head = f"  {run.status:<9} {run.key}  ({run.flavor or 'no flavor'})"
+    if run.status != "admitted":
+        return [head, f"            {run.reason}"]
+    hosts = run.hosts()
+    if not hosts:
+        return [f"{head}  not topology-aware: kube-scheduler picks the nodes"]
+    lines = [head, "            hosts  " + ", ".join(f"{h} x{n}" for h, n in hosts)]
+    ranks = ", ".join(f"{i}={h}" for i, h in enumerate(run.ranks))
+    lines.append(f"            ranks  {ranks}")
+    if run.replaced:
+        lines.append(f"            placed again (S5): ranks {', '.join(map(str, run.replaced))}")
+    return lines

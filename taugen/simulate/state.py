@@ -1,0 +1,92 @@
+"""The cluster as the simulation changes it: free capacity per node, quota used, placed ranks.
+
+Capacity = allocatable - running pods - what this simulation placed (S3). A node that is not
+Ready (or goes down) is not in its flavor's tree: Kueue drops it from TAS entirely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from taugen.simulate.model import SimInput, SimNode, SimRun
+from taugen.simulate.tree import PODS, DomainPath, Resources, TasNode, TasTree, build_tree
+
+
+@dataclass
+class Cluster:
+    source: SimInput
+    nodes: dict[str, SimNode]
+    free: dict[str, dict[str, int]]  # node -> free capacity
+    down: set[str] = field(default_factory=set)
+    used: dict[str, dict[str, int]] = field(default_factory=dict)  # flavor -> resource -> quota used
+    placed: dict[str, dict[int, str]] = field(default_factory=dict)  # run -> rank -> host
+    trees: dict[str, TasTree] = field(default_factory=dict)
+    by_path: dict[DomainPath, str] = field(default_factory=dict)  # leaf -> node name
+    leaves: dict[str, dict[DomainPath, Resources]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, source: SimInput) -> Cluster:
+        nodes = {n.name: n for n in sorted(source.nodes, key=lambda n: n.name)}
+        free = {name: dict(n.allocatable) for name, n in nodes.items()}
+        cluster = cls(source, nodes, free, {n for n, node in nodes.items() if not node.ready})
+        cluster.by_path = {n.path: name for name, n in nodes.items()}
+        for pod in sorted(source.running, key=lambda p: (p.node, p.run or "", p.rank or 0)):
+            cluster.take(pod.node, pod.requests)
+            if pod.run is not None and pod.rank is not None:
+                cluster.placed.setdefault(pod.run, {})[pod.rank] = pod.node
+        return cluster
+
+    def tree(self, flavor: str) -> TasTree:
+        if flavor not in self.trees:
+            members = [
+                TasNode(n.name, n.path)
+                for n in self.nodes.values()
+                if n.flavor == flavor and n.name not in self.down
+            ]
+            self.trees[flavor] = build_tree(self.source.topology, self.source.levels, members)
+        return self.trees[flavor]
+
+    def leaf_free(self, flavor: str) -> dict[DomainPath, Resources]:
+        """Leaf -> the node's live free capacity (the dicts `take` changes in place)."""
+        if flavor not in self.leaves:
+            self.leaves[flavor] = {
+                n.path: self.free[n.name] for n in self.nodes.values() if n.flavor == flavor
+            }
+        return self.leaves[flavor]
+
+    def take(self, node: str, amount: Resources, sign: int = 1) -> None:
+        """A pod's requests, and one `pods` where the node counts pods (Kueue does)."""
+        free = self.free.setdefault(node, {})
+        for resource, value in _with_pod(amount, free).items():
+            free[resource] = free.get(resource, 0) - sign * value
+
+    def fits(self, node: str, amount: Resources) -> bool:
+        if node in self.down or node not in self.nodes:
+            return False
+        free = self.free[node]
+        return all(v <= 0 or free.get(r, 0) >= v for r, v in _with_pod(amount, free).items())
+
+    def go_down(self, node: str) -> None:
+        self.down.add(node)
+        self.trees.pop(self.nodes[node].flavor or "", None)
+
+    def quota_short(self, run: SimRun, nominal: Resources) -> tuple[str, int, int] | None:
+        """The first resource (in name order) the run's total request overflows: (name, need, left)."""
+        used = self.used.get(run.flavor or "", {})
+        for resource in sorted(run.per_pod):
+            need = run.per_pod[resource] * run.count
+            if need <= 0:
+                continue
+            left = nominal.get(resource, 0) - used.get(resource, 0)
+            if need > left:
+                return resource, need, left
+        return None
+
+    def charge(self, run: SimRun, sign: int = 1) -> None:
+        used = self.used.setdefault(run.flavor or "", {})
+        for resource, value in run.per_pod.items():
+            used[resource] = used.get(resource, 0) + sign * value * run.count
+
+
+def _with_pod(amount: Resources, free: Resources) -> dict[str, int]:
+    return {**amount, PODS: amount.get(PODS, 0) + 1} if PODS in free else dict(amount)

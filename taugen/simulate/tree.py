@@ -1,0 +1,114 @@
+"""The topology tree of one flavor and phase 1 of Kueue's TAS: pods that fit, summed up (S3).
+
+A domain is named by its path of level values, broad to narrow (Kueue's domain id). The
+lowest level need not be the host: then a leaf is e.g. a rack and its capacity is the sum of
+its nodes'. Capacity is given per leaf by the caller (allocatable minus usage), in integer
+base units (cpu in millicores), so the core knows nothing about YAML or quantities.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+HOSTNAME = "kubernetes.io/hostname"
+PODS = "pods"  # Kueue adds one `pods` to every pod's request
+
+DomainPath = tuple[str, ...]
+Resources = Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class Toleration:
+    key: str
+    value: str | None = None  # None: operator Exists
+    effect: str | None = None  # None: every effect
+
+    def tolerates(self, taint: Taint) -> bool:
+        same_effect = self.effect is None or self.effect == taint.effect
+        return self.key == taint.key and same_effect and self.value in (None, taint.value)
+
+
+@dataclass(frozen=True)
+class Taint:
+    key: str
+    value: str
+    effect: str
+
+    def __str__(self) -> str:  # corev1.Taint.ToString
+        return f"{self.key}={self.value}:{self.effect}" if self.value else f"{self.key}:{self.effect}"
+
+    @property
+    def schedules(self) -> bool:
+        return self.effect in ("NoSchedule", "NoExecute")  # PreferNoSchedule never excludes
+
+
+@dataclass(frozen=True)
+class TasNode:
+    """A Ready node of the flavor. `path` holds every level's value (the host's included when
+    the host is a level); a node that is not Ready is never given to the tree (Kueue drops it)."""
+
+    name: str
+    path: DomainPath
+    taints: tuple[Taint, ...] = ()
+
+
+@dataclass(frozen=True)
+class Domain:
+    path: DomainPath
+    children: tuple[Domain, ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True)
+class TasTree:
+    name: str  # the Topology's name: it shows in failure messages
+    levels: tuple[str, ...]
+    per_level: tuple[tuple[Domain, ...], ...]  # each level's domains, sorted by path
+    nodes: Mapping[DomainPath, tuple[TasNode, ...]]  # leaf -> its nodes
+    tainted: bool = False  # any node has a taint (else the taint check is skipped)
+
+    @property
+    def host_leaves(self) -> bool:
+        return self.levels[-1] == HOSTNAME
+
+    def leaves(self) -> tuple[Domain, ...]:
+        return self.per_level[-1] if self.per_level else ()
+
+
+def build_tree(name: str, levels: Sequence[str], nodes: Sequence[TasNode]) -> TasTree:
+    members: dict[DomainPath, list[TasNode]] = {}
+    for node in sorted(nodes, key=lambda n: (n.path, n.name)):
+        members.setdefault(node.path, []).append(node)
+    per_level: list[tuple[Domain, ...]] = []
+    paths = sorted(members)
+    children: dict[DomainPath, tuple[Domain, ...]] = {}
+    for depth in range(len(levels), 0, -1):
+        at_level = sorted({p[:depth] for p in paths})
+        domains = tuple(Domain(p, children.get(p, ())) for p in at_level)
+        per_level.insert(0, domains)
+        grouped: dict[DomainPath, list[Domain]] = {}
+        for domain in domains:
+            grouped.setdefault(domain.path[:-1], []).append(domain)
+        children = {p: tuple(ds) for p, ds in grouped.items()}
+    grouped_nodes = {p: tuple(ns) for p, ns in members.items()}
+    return TasTree(name, tuple(levels), tuple(per_level), grouped_nodes, any(n.taints for n in nodes))
+
+
+def wanted(request: Resources) -> tuple[tuple[str, int], ...]:
+    """The positive requests, by name: what `count_in` divides by."""
+    return tuple(sorted((r, v) for r, v in request.items() if v > 0))
+
+
+def count_in(request: tuple[tuple[str, int], ...], free: Resources) -> tuple[int, str | None]:
+    """Pods that fit, and the limiting resource (first by name among the tightest)."""
+    best: tuple[int, str | None] = (-1, None)
+    for resource, amount in request:
+        if resource not in free:
+            if resource == PODS:  # an inventory that omits `pods` sets no pod limit
+                continue
+            fits = 0
+        else:
+            fits = max(free[resource], 0) // amount
+        if best[0] < 0 or fits < best[0]:
+            best = (fits, resource)
+    return best if best[0] >= 0 else (1 << 30, None)

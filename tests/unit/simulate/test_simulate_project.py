@@ -1,0 +1,104 @@
+"""`taugen simulate` on a built project (S1-S6): the whole JSON answer, text, and bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import Run
+from tests.helpers import write_yaml
+from tests.runs_helpers import build_lab
+
+CASES = Path(__file__).resolve().parents[2] / "cases" / "simulate"
+WORKLOADS = CASES / "lab.yaml"
+EXPECTED = CASES / "lab.expected.json"
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_lab(tmp_path_factory.mktemp("lab"))
+
+
+def test_json_answer(run: Run, project: Path) -> None:
+    """S6: the JSON shape is the documented one. TAUGEN_REGEN=1 rewrites the expected file."""
+    result = run("simulate", WORKLOADS, "-c", project, "--format", "json")
+    assert result.exit_code == 0, result.output
+    if os.environ.get("TAUGEN_REGEN"):
+        EXPECTED.write_text(result.stdout)
+    assert json.loads(result.stdout) == json.loads(EXPECTED.read_text())
+
+
+def test_text_answer_names_every_run(run: Run, project: Path) -> None:
+    result = run("simulate", WORKLOADS, "-c", project)
+    assert result.exit_code == 0, result.output
+    words = [line.split() for line in result.stdout.splitlines()]
+    statuses = [w[:2] for w in words if w and w[0] in ("admitted", "pending", "evicted")]
+    # S2: priority first (big-4), then createdAt in UTC (island-3 was created at 09:30Z)
+    assert statuses == [
+        ["pending", "team-b/big-4"],
+        ["admitted", "team-a/serve-2"],
+        ["admitted", "team-b/island-3"],
+        ["evicted", "team-a/train-3"],
+        ["admitted", "team-b/etl"],
+        ["pending", "team-b/eval-1"],
+    ]
+
+
+def test_unknown_node_is_bad_input(run: Run, project: Path, tmp_path: Path) -> None:
+    """S6: exit 2 with path:line:col and nothing simulated."""
+    bad = write_yaml(
+        tmp_path / "bad.yaml",
+        {"kind": "WorkloadSet", "runs": [], "running": [{"node": "nowhere", "requests": {"cpu": "1"}}]},
+    )
+    result = run("simulate", bad, "-c", project)
+    assert result.exit_code == 2
+    assert "bad.yaml:4:9: error: node nowhere is not in the inventory [S1]" in result.stderr
+    assert result.stdout == ""
+
+
+def test_namespace_that_is_not_a_tenant_is_bad_input(run: Run, project: Path, tmp_path: Path) -> None:
+    doc = {
+        "kind": "WorkloadSet",
+        "runs": [
+            {
+                "metadata": {"name": "x", "namespace": "team-z"},
+                "createdAt": "2026-11-29T10:00:00Z",
+                "profile": "h200-train",
+                "resources": {"nvidia.com/gpu": 8},
+            }
+        ],
+    }
+    result = run("simulate", write_yaml(tmp_path / "ns.yaml", doc), "-c", project)
+    assert result.exit_code == 2
+    assert "namespace team-z is not a tenant of cluster lab" in result.stderr
+
+
+def test_diff_simulate_reports_runs_that_change(run: Run, project: Path, tmp_path: Path) -> None:
+    """diff --simulate: the base tree puts h200-b0 in fabric ib-a; HEAD (the built tree) does not."""
+    base = tmp_path / "base"
+    shutil.copytree(project.parent / "out", base)
+    [nodes] = [f for f in (base / "lab" / "nodes").rglob("*.yaml") if "name: h200-b0\n" in f.read_text()]
+    docs = list(yaml.safe_load_all(nodes.read_text()))
+    for doc in docs:
+        if doc["metadata"]["name"] == "h200-b0":
+            doc["metadata"]["labels"]["tau.azure.com/network-domain"] = "ib-a"
+    nodes.write_text(yaml.safe_dump_all(docs))
+    result = run(
+        "diff", base, project.parent / "out", "-c", project, "--simulate", WORKLOADS, "--format", "json"
+    )
+    assert result.exit_code == 0, result.output
+    simulation = json.loads(result.stdout)["simulation"]
+    headlines = [c["headline"] for c in simulation["changed"]]
+    # base: rank 0 of serve-2 is placed again inside ib-a (its plan's first host, b0, is there),
+    # and with a0 taken train-3 fits no fabric; HEAD: as in lab.expected.json
+    assert headlines[:2] == [
+        "team-a/serve-2: moves hosts h200-a0 x1, h200-b0 x1 → h200-b0 x1, h200-b1 x1",
+        "team-a/train-3: pending → evicted: rank 1 (lost on h200-a1) found no free Ready host in "
+        "eastus/ib-a: evicted and requeued",
+    ]
+    assert len(headlines) == 3 and headlines[2].startswith("team-b/eval-1: admitted → pending")
