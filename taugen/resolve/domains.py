@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from taugen.errors import Problem
 from taugen.load.inventory import NodeFacts
@@ -78,6 +79,28 @@ def _domain(node: NodeFacts, provider: str, level: str, problems: list[Problem])
             )
         )
     return {level: value}
+
+
+@dataclass(frozen=True)
+class DomainSource:
+    """Why a GPU node has its domain value (R12-R14); computed on demand by `taugen explain`."""
+
+    provider_label: str | None  # the provider label the value came from; None: a singleton
+    reason: str
+
+
+_IMPLIES = {PROVIDER_NETWORK_DOMAIN: "a shared fabric", PROVIDER_ACCELERATOR_DOMAIN: "a shared NVLink island"}
+
+
+def domain_source(node: NodeFacts, provider: str) -> DomainSource:
+    """Provider label or singleton, and why (the same rule `_domain` applies)."""
+    if (value := node.labels.get(provider)) is not None:
+        return DomainSource(provider, f"the provider label {provider}={value}")
+    hostname = hostname_of(node)
+    reason = f"the node has no {provider} label, and the same GPU model never implies {_IMPLIES[provider]}"
+    if singleton(hostname) != SINGLETON + hostname:
+        reason += f"; {SINGLETON}{hostname} is not a valid label value, so it is shortened and hashed"
+    return DomainSource(None, reason)
 
 
 def check_tree(placed: Sequence[tuple[NodeFacts, dict[str, str]]]) -> list[Problem]:

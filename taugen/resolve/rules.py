@@ -54,6 +54,19 @@ class RuleSet:
                 labels.update(loaded.rule.labels)
         return labels
 
+    def sources_for(self, vm_size: str | None) -> dict[str, list[LoadedRule]]:
+        """Per label key, every rule that sets it for `vm_size`, in order: the last one wins (R2).
+
+        Provenance for `taugen explain`: computed for one node on demand, never during a build.
+        """
+        sources: dict[str, list[LoadedRule]] = {}
+        wanted = _fold(vm_size) if vm_size is not None else None
+        for loaded in self.rules:
+            if wanted is not None and any(_fold(size) == wanted for size in loaded.rule.match.vmSizes):
+                for key in loaded.rule.labels:
+                    sources.setdefault(key, []).append(loaded)
+        return sources
+
     def series_to_class(self) -> dict[str, str]:
         """gpu-series -> the gpu-class the same rule gives (for R3 hints)."""
         mapping: dict[str, str] = {}

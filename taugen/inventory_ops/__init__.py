@@ -1,0 +1,1 @@
+"""`taugen inventory show` and `taugen inventory import` (issue 11)."""
