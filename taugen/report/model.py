@@ -1,0 +1,130 @@
+"""What a report shows, as plain values: the domain tree, the classes, the overlays."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Literal
+
+Level = Literal["site", "network-domain", "accelerator-domain"]
+LEVELS: tuple[Level, ...] = ("site", "network-domain", "accelerator-domain")
+Mark = Literal["added", "removed", "moved", "changed"]
+
+
+@dataclass(frozen=True)
+class Host:
+    name: str
+    gpu_class: str
+    gpus: int
+    ready: bool
+    labels: Mapping[str, str]  # what taugen writes on the Node (R29)
+    removed: bool = False  # only in the diff's base: drawn where it was, counted nowhere
+
+
+@dataclass(frozen=True)
+class Stats:
+    hosts: int
+    gpus: int
+    ready_slots: int  # R27: one torchrun-host-slot per Ready GPU node
+    not_ready: int
+    by_class: Mapping[str, int]  # GPUs per class
+
+
+@dataclass(frozen=True)
+class Domain:
+    level: Level
+    name: str
+    children: tuple[Domain, ...] = ()  # the next level down; none at the accelerator level
+    hosts: tuple[Host, ...] = ()  # the accelerator level only, sorted by name
+
+    def all_hosts(self) -> Iterator[Host]:
+        yield from self.hosts
+        for child in self.children:
+            yield from child.all_hosts()
+
+    @cached_property
+    def stats(self) -> Stats:
+        present = [h for h in self.all_hosts() if not h.removed]
+        by_class: Counter[str] = Counter()
+        for host in present:
+            by_class[host.gpu_class] += host.gpus
+        ready = sum(h.ready for h in present)
+        return Stats(
+            len(present), sum(by_class.values()), ready, len(present) - ready, dict(sorted(by_class.items()))
+        )
+
+
+@dataclass(frozen=True)
+class ClassRow:
+    gpu_class: str
+    quota: int  # R26: the nominal GPU quota a build writes
+    high_water: int | None  # the lock's high-water mark; None before the first build
+    gpus: int  # allocatable GPUs in the inventory
+    ready_slots: int  # R27
+    nodes: int
+    not_ready: int
+
+
+@dataclass(frozen=True)
+class HostMark:
+    mark: Mark
+    detail: str  # the diff's headlines for the node, joined
+
+
+@dataclass(frozen=True)
+class ChangeRow:
+    action: str  # add | change | remove
+    headline: str
+    risks: tuple[str, ...]  # risk class ids
+
+
+@dataclass(frozen=True)
+class RiskGroup:
+    id: str
+    title: str
+    explanation: str
+    headlines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DiffView:
+    base: str
+    head: str
+    plan: tuple[int, int, int, int]  # add, change, remove, risky
+    risks: tuple[RiskGroup, ...]
+    changes: tuple[ChangeRow, ...]
+    marks: Mapping[str, HostMark]  # by node name
+
+
+@dataclass(frozen=True)
+class SimRun:
+    """One run of a simulation, as the page draws it (SPEC S6)."""
+
+    name: str
+    namespace: str
+    status: str  # admitted, pending or evicted (S5)
+    reason: str  # why it is not admitted; "" when it is
+    flavor: str
+    ranks: tuple[str, ...]  # the host of rank i (S4); empty when pending or not topology-aware
+
+
+@dataclass(frozen=True)
+class SimulationView:
+    source: str  # the WorkloadSet file, as given
+    runs: tuple[SimRun, ...]  # in admission order
+    totals: tuple[tuple[str, int, int, int], ...] = ()  # per flavor: GPUs requested, admitted, free
+    notes: tuple[str, ...] = ()  # e.g. "no preemption" (S2)
+
+
+@dataclass(frozen=True)
+class ClusterView:
+    name: str
+    observed_at: str
+    sites: tuple[Domain, ...]
+    classes: tuple[ClassRow, ...]
+    cpu_nodes: int  # nodes without a gpu-class: outside the topology (R17)
+    diff: DiffView | None = None
+    simulation: SimulationView | None = None
+    warnings: tuple[str, ...] = field(default=())
