@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import AwareDatetime, Field, StrictInt
 
@@ -22,6 +23,9 @@ class ClusterLock(StrictModel):
     observedAt: AwareDatetime
     inputsDigest: str
     treeDigest: str = Field(description="sha256 over the cluster's output files")
+    sourcesDigest: str | None = Field(
+        default=None, description="sha256 over taugen and the files compiled from (uptodate.py)"
+    )
     gpuQuota: dict[str, StrictInt] = Field(default_factory=dict, description="R26 high-water marks")
 
 
@@ -51,3 +55,27 @@ def lock_bytes(lock: Lock) -> bytes:
 
 def _utc(text: str) -> str:
     return text.replace("+00:00", "Z")
+
+
+def tree_digest(files: dict[str, bytes]) -> str:
+    digest = hashlib.sha256()
+    for rel in sorted(files):
+        digest.update(rel.encode() + b"\0" + hashlib.sha256(files[rel]).digest())
+    return "sha256:" + digest.hexdigest()
+
+
+def same_lock(old: bytes | None, new: bytes) -> bool:
+    """Equal but for sourcesDigest, the cache key over taugen's and the inputs' bytes: a lock
+    written by another taugen, or from reordered input, still describes the same tree."""
+    if old is None:
+        return False
+    try:
+        return bool(_without_sources(json.loads(old)) == _without_sources(json.loads(new)))
+    except (ValueError, AttributeError, TypeError):  # not the JSON taugen writes
+        return False
+
+
+def _without_sources(lock: Any) -> Any:
+    for entry in lock.get("clusters", {}).values():
+        entry.pop("sourcesDigest", None)
+    return lock

@@ -10,6 +10,7 @@ from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.reader import ReaderError
 
 from taugen.errors import InputError, Problem
 from taugen.load import fast, limits
@@ -44,7 +45,11 @@ class Document:
     def at(self, loc: Loc, *, key: bool = False) -> Position:
         """Position of the value at `loc` (or of its key); the nearest existing parent otherwise."""
         if self.text is not None:
-            return _round_trip(self.path, self.text)[self.index].at(loc, key=key)
+            try:
+                line, col = fast.position(self.text, self.index, loc, key)
+            except fast.Unsupported:
+                return _round_trip(self.path, self.text)[self.index].at(loc, key=key)
+            return Position(self.path, line + 1, col + 1)
         line, col = _start(self.data) if hasattr(self.data, "lc") else self.start
         node = self.data
         last = len(loc) - 1
@@ -79,7 +84,8 @@ def _child_position(node: Any, step: str | int, *, key: bool) -> tuple[int, int]
 
 
 def read_text(path: Path) -> str:
-    """File text as UTF-8; a problem at the first undecodable byte otherwise."""
+    """File text as UTF-8 (a UTF-8 byte-order mark is dropped); a problem at the first
+    undecodable byte otherwise. Too large or too deeply nested text is refused (limits)."""
     try:
         limits.check_size(path, path.stat().st_size)
         raw = path.read_bytes()
@@ -89,6 +95,24 @@ def read_text(path: Path) -> str:
         raise InputError(
             [Problem(path, 0, 0, "io", f"cannot read: {err.strerror}", "check the path and its permissions")]
         ) from None
+    text = _decoded(path, raw)
+    limits.check_text(path, text)
+    return text
+
+
+_WIDE_BOMS = {  # longest first: the UTF-32 LE mark starts with the UTF-16 LE one
+    b"\xff\xfe\x00\x00": "UTF-32",
+    b"\x00\x00\xfe\xff": "UTF-32",
+    b"\xff\xfe": "UTF-16",
+    b"\xfe\xff": "UTF-16",
+}
+
+
+def _decoded(path: Path, raw: bytes) -> str:
+    for bom, encoding in _WIDE_BOMS.items():
+        if raw.startswith(bom):
+            message = f"the file is {encoding} (it starts with a {encoding} byte-order mark), not UTF-8"
+            raise InputError([Problem(path, 1, 1, "yaml", message, "save it as UTF-8")])
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -129,13 +153,19 @@ def parse_documents(path: Path, text: str) -> list[Document]:
     """The non-empty documents of `text` (named `path` in problems), with positions."""
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
+    # Depth first (the round-trip parser's time grows with its square), then tags (it would
+    # build what one asks for) and aliases; the scan stops at the first limit crossed.
+    limits.check_events(path, text)
     try:
         docs = list(yaml.load_all(text))
     except MarkedYAMLError as err:
         raise InputError([_yaml_problem(path, err)]) from None
+    except ReaderError as err:  # a control character (NUL, ...) YAML does not allow in a file
+        raise InputError([_character_problem(path, text, err)]) from None
     except YAMLError as err:
+        first = str(err).splitlines()[0] if str(err) else "invalid YAML"
         raise InputError(
-            [Problem(path, 1, 1, "yaml", f"invalid YAML: {err}", "fix the YAML syntax")]
+            [Problem(path, 1, 1, "yaml", f"invalid YAML: {first}", "fix the YAML syntax")]
         ) from None
     except (ValueError, IndexError):  # ruamel crashes on plain scalars such as `-_` or `._`
         raise InputError([_unreadable_number(path, yaml, text)]) from None
@@ -184,6 +214,16 @@ def load_one(path: Path) -> Document:
     return docs[0]
 
 
+def _character_problem(path: Path, text: str, err: ReaderError) -> Problem:
+    at = err.position if isinstance(err.position, int) else 0
+    line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+    shown = f"#x{err.character:04x}" if isinstance(err.character, int) else repr(err.character)
+    message = f"character {shown} is not allowed in a YAML file"
+    return Problem(
+        path, line, col, "yaml", message, 'remove it; in a double-quoted string write it as an escape ("\\0")'
+    )
+
+
 def _yaml_problem(path: Path, err: MarkedYAMLError) -> Problem:
     mark = err.problem_mark or err.context_mark
     line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
@@ -191,4 +231,7 @@ def _yaml_problem(path: Path, err: MarkedYAMLError) -> Problem:
     if "duplicate key" in problem or "found duplicate key" in str(err):
         return Problem(path, line, col, "yaml", problem, "remove one of the duplicate keys")
     context = f" ({err.context.strip()})" if err.context else ""
-    return Problem(path, line, col, "yaml", f"{problem}{context}", "fix the YAML syntax")
+    hint = (
+        "indent with spaces: YAML does not allow tabs there" if "'\\t'" in problem else "fix the YAML syntax"
+    )
+    return Problem(path, line, col, "yaml", f"{problem}{context}", hint)

@@ -11,11 +11,14 @@ a syntax error) raises `Unsupported`, and the caller falls back to ruamel.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import lru_cache, partial
 from typing import Any, ClassVar
 
 import yaml
 from ruamel.yaml.resolver import implicit_resolvers
+
+from taugen.load import events, positions
 
 YAML_1_2 = (1, 2)
 
@@ -77,6 +80,7 @@ FastLoader.add_constructor("tag:yaml.org,2002:int", _int)
 FastLoader.add_constructor("tag:yaml.org,2002:float", _float)
 FastLoader.add_constructor("tag:yaml.org,2002:map", _map)
 FastLoader.add_constructor(None, _refuse)
+_RESOLVER = FastLoader("")
 
 
 def unreadable_number(tag: str, value: str) -> bool:
@@ -100,11 +104,49 @@ def scalar_nodes(roots: Iterable[Any]) -> Iterator[Any]:
             stack.extend(reversed(children))
 
 
+@lru_cache(maxsize=1 << 16)
+def reads_as_string(value: str) -> bool:
+    """Whether `value`, written plain, is a string to a YAML 1.2 reader (and to taugen)."""
+    tag: str = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
+    return tag == "tag:yaml.org,2002:str"
+
+
 def load_all(text: str) -> list[Any]:
     """Every document of `text` as plain data; `Unsupported` when ruamel must do it."""
     if text.startswith("%") or "\n%" in text:
         raise Unsupported("a directive: ruamel honours %YAML versions")
     try:
-        return list(yaml.load_all(text, Loader=FastLoader))
-    except (yaml.YAMLError, ValueError, IndexError) as err:  # IndexError: `-_` as an int
+        try:
+            loader = FastLoader(text)
+            return events.load_all(loader, partial(_scalar, loader))
+        except events.Compose:  # a merge key or a tagged collection: PyYAML's composer knows them
+            return list(yaml.load_all(text, Loader=FastLoader))
+    except events.Duplicate:
+        raise Unsupported("duplicate key") from None  # ruamel reports it, with its position
+    except (yaml.YAMLError, ValueError, IndexError, TypeError) as err:  # `-_` as an int; a list as a key
         raise Unsupported(str(err)) from None
+
+
+def position(text: str, index: int, loc: Sequence[str | int], key: bool) -> tuple[int, int]:
+    """0-based line and column of `loc` in the `index`-th non-empty document (positions.py)."""
+    loader = FastLoader(text)
+    try:
+        return positions.position(loader, partial(_scalar, loader), index, loc, key)
+    except (yaml.YAMLError, events.Compose, LookupError, ValueError, IndexError, TypeError) as err:
+        raise Unsupported(str(err)) from None
+
+
+_PLAIN: dict[str, Callable[[str], Any]] = {
+    "tag:yaml.org,2002:int": _int_text,
+    "tag:yaml.org,2002:float": _float_text,
+    "tag:yaml.org,2002:bool": lambda text: text.lower() == "true",  # YAML 1.2: true or false only
+    "tag:yaml.org,2002:null": lambda text: None,
+}
+
+
+def _scalar(loader: FastLoader, tag: str, value: str) -> Any:
+    plain = _PLAIN.get(tag)
+    if plain is not None:
+        return plain(value)
+    construct = loader.yaml_constructors.get(tag, _refuse)  # timestamps, binary; other tags refused
+    return construct(loader, yaml.ScalarNode(tag, value))

@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
+from taugen.emit import dump
 from taugen.errors import InputError, Problem
 from taugen.load import fast
-from taugen.load.document import load_documents
+from taugen.load.document import load_documents, parse_documents
 
 # Plain scalars that look like numbers, booleans, nulls and dates under YAML 1.1 or 1.2.
 SCALAR = st.one_of(
@@ -134,3 +135,48 @@ def test_a_number_that_is_none_is_a_problem_at_its_position(tmp_path: Path) -> N
     assert caught.value.problems == [
         Problem(file, 2, 10, "yaml", "'-_' looks like a number but is none", hint)
     ]
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(value, dict):
+        return [prefix, *(p for k, v in value.items() for p in _paths(v, (*prefix, k)))]
+    if isinstance(value, list):
+        return [prefix, *(p for i, v in enumerate(value) for p in _paths(v, (*prefix, i)))]
+    return [prefix]
+
+
+@given(_document(), st.booleans())
+def test_positions_from_events_are_the_round_trip_loaders(value: Any, key: bool) -> None:
+    """Issue 6: an error is reported at the same line and column whichever way it is found."""
+    text = "---\n" + _yaml(value)
+    try:
+        data = fast.load_all(text)
+    except fast.Unsupported:
+        return
+    [rt] = parse_documents(Path("x.yaml"), text) if data[0] is not None else [None]
+    if rt is None:
+        return
+    for loc in [*_paths(data[0]), (*_paths(data[0])[-1], "missing", 0)]:
+        if _get(data[0], loc) is None and not (key and loc in _paths(data[0])):
+            continue  # an empty value: libyaml points after the colon, ruamel at the next line
+        expected = rt.at(list(loc), key=key)
+        assert fast.position(text, 0, list(loc), key) == (expected.line - 1, expected.col - 1), loc
+
+
+def _get(value: Any, loc: tuple[Any, ...]) -> Any:
+    """The value at loc, or at its deepest existing prefix."""
+    for step in loc:
+        try:
+            value = value[step]
+        except (KeyError, IndexError, TypeError):
+            return value
+    return value
+
+
+@given(st.dictionaries(KEY, SCALAR, min_size=1, max_size=5))
+def test_every_string_taugen_writes_reads_back_as_that_string(labels: dict[str, str]) -> None:
+    """libyaml quotes by YAML 1.1 rules: "1e400" went out plain and came back a float (issue 7's
+    fuzzer). What taugen writes, taugen and YAML 1.2 readers read back unchanged."""
+    text = dump([{"metadata": {"labels": labels}}]).decode()
+    assert fast.load_all(text) == [{"metadata": {"labels": labels}}]
+    assert _ruamel(text) == [{"metadata": {"labels": labels}}]
