@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -25,12 +24,14 @@ from taugen.load.project import (
     load_project,
     load_project_profiles,
 )
-from taugen.lock import ClusterLock, Lock, lock_bytes, read_lock
+from taugen.lock import ClusterLock, Lock, lock_bytes, read_lock, same_lock, tree_digest
 from taugen.models.project import Cluster
+from taugen.progress import Progress, silent
 from taugen.resolve.cluster import resolve
 from taugen.safety import check_output_root
 from taugen.staleness import check_fresh
 from taugen.tree import read_files, write_tree
+from taugen.uptodate import sources_digest, unchanged
 from taugen.validate.gate import check_tree
 
 
@@ -43,6 +44,7 @@ class BuildOptions:
     allow_quota_decrease: bool = False
     allow_stale: bool = False
     now: datetime = field(default_factory=lambda: datetime.now(UTC))
+    progress: Progress = field(default=silent, compare=False)  # stage names for the CLI (issue 12)
 
 
 @dataclass(frozen=True)
@@ -64,8 +66,11 @@ def _build(options: BuildOptions) -> BuildResult:
     loaded = load_project(options.project_file)
     clusters = selected_clusters(loaded, options.cluster)
     lock = read_lock(loaded.lock_path)
-    profiles = load_project_profiles(loaded)
     root = loaded.output_root(options.out)
+    if unchanged(loaded, clusters, lock, root, options.now):
+        check_output_root(loaded, root)
+        return BuildResult((), ())
+    profiles = load_project_profiles(loaded)
     compiled = _compile_all(loaded, clusters, profiles, lock, options)
     check_output_root(loaded, root)
     dropped = (
@@ -76,11 +81,13 @@ def _build(options: BuildOptions) -> BuildResult:
     new_lock = _new_lock(lock, compiled, dropped)
     files = {name: c.files for name, c in compiled.items()}
     warnings = tuple(w for c in compiled.values() for w in c.warnings)
+    options.progress("validating the compiled tree")
     check_tree(root, {name: (c.objects, c.files) for name, c in compiled.items()})
     if options.check:
         return BuildResult(
             warnings, differences=tuple(_differences(root, files, dropped, loaded.lock_path, new_lock))
         )
+    options.progress(f"writing {root}")
     written = write_tree(root, files, dropped, lock=(loaded.lock_path, new_lock))
     return BuildResult(warnings, tuple(written))
 
@@ -140,9 +147,11 @@ def _compile(
     lock: Lock,
     options: BuildOptions,
 ) -> CompiledCluster:
+    options.progress(f"loading cluster {cluster.name}")
     inputs = load_cluster_inputs(loaded, cluster)
     previous = lock.clusters.get(cluster.name)
     check_fresh(cluster, inputs.inventory, previous, options.now, options.allow_stale)
+    options.progress(f"resolving and compiling cluster {cluster.name}")
     resolved = resolve(inputs)
     high_water = previous.gpuQuota if previous else {}
     quotas, quota_warnings = plan_quotas(resolved, high_water, options.allow_quota_decrease)
@@ -155,15 +164,9 @@ def _compile(
         inputsDigest=digest,
         treeDigest=tree_digest(files),
         gpuQuota={q.gpu_class: q.gpus for q in quotas},
+        sourcesDigest=sources_digest(loaded, cluster),
     )
     return CompiledCluster(files, objects, entry, [*resolved.warnings, *quota_warnings])
-
-
-def tree_digest(files: dict[str, bytes]) -> str:
-    digest = hashlib.sha256()
-    for rel in sorted(files):
-        digest.update(rel.encode() + b"\0" + hashlib.sha256(files[rel]).digest())
-    return "sha256:" + digest.hexdigest()
 
 
 def _new_lock(lock: Lock, compiled: dict[str, CompiledCluster], dropped: tuple[str, ...]) -> bytes:
@@ -184,6 +187,6 @@ def _differences(
         if (root / name).exists()
     ]
     current = lock_path.read_bytes() if lock_path.is_file() else None
-    if current != new_lock:
+    if not same_lock(current, new_lock):
         lines.append(f"{lock_path}: " + ("missing" if current is None else "out of date"))
     return lines

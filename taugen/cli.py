@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
 from typing import Any
@@ -17,9 +18,22 @@ from taugen.build import BuildOptions, BuildResult, build
 from taugen.diff.command import FAIL_ON, DiffOptions, diff
 from taugen.diff.markdown import markdown
 from taugen.diff.render import as_json, text
+from taugen.drift import report as drift_report
+from taugen.drift.command import drift
 from taugen.errors import FoundProblems, InputError, Problem, TaugenError
+from taugen.explain import render as explain_render
+from taugen.explain.gpu_class import explain_class
+from taugen.explain.node import explain_node
+from taugen.explain.view import load_view
 from taugen.input_schemas import KINDS, schema_files
+from taugen.inventory_ops import report as import_report
+from taugen.inventory_ops import show as inventory_show
+from taugen.inventory_ops.refresh import import_nodes, project_inventory
+from taugen.kai_api import write_kai_schemas
 from taugen.kueue_api import write_kueue_schemas
+from taugen.nodelabels.nfd_api import write_nfd_schemas
+from taugen.progress import Progress, ProgressLine, silent
+from taugen.report.command import ReportOptions, write_report
 from taugen.runs import report as run_report
 from taugen.runs.context import resolve_run
 from taugen.runs.placement import run_warnings
@@ -27,6 +41,9 @@ from taugen.runs.preflight import preflight
 from taugen.runs.profiles import as_table, profile_tables
 from taugen.runs.render import FORMATS as RENDER_FORMATS
 from taugen.runs.render import render
+from taugen.scaffold import DEFAULT_CLUSTER, DEFAULT_REPO_URL, init
+from taugen.simulate import report as sim_report
+from taugen.simulate.project import SimulateOptions, run_simulation
 from taugen.validate.command import ValidateOptions, validate_paths
 from taugen.validate.kubeconform import run_kubeconform
 from taugen.validate.report import RENDERERS
@@ -86,6 +103,30 @@ def config_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[...
     )
 
 
+def progress_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--progress: stages on stderr after a second, also when stderr is not a terminal (issue 12)."""
+    return click.option(
+        "--progress",
+        is_flag=True,
+        help="Show progress on stderr even when it is not a terminal (on a terminal it is shown anyway).",
+    )(command)
+
+
+@contextmanager
+def _progress(forced: bool) -> Iterator[Progress]:
+    """Progress on stderr when a person watches (a terminal) or `--progress` asks; silent otherwise."""
+    terminal = sys.stderr.isatty()
+    if not (terminal or forced):
+        yield silent
+        return
+    line = ProgressLine(lambda words: click.echo(words, err=True, nl=False), terminal)
+    line.start()
+    try:
+        yield line
+    finally:
+        line.close()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="taugen")
 def main() -> None:
@@ -99,6 +140,7 @@ def main() -> None:
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if out/ or the lock is stale.")
 @click.option("--allow-quota-decrease", is_flag=True, help="Let GPU quota drop or flavors go (R26).")
 @click.option("--allow-stale", is_flag=True, help="Accept an inventory older than the lock (R31).")
+@progress_option
 @_guarded
 def build_command(
     config: Path,
@@ -107,9 +149,12 @@ def build_command(
     check: bool,
     allow_quota_decrease: bool,
     allow_stale: bool,
+    progress: bool,
 ) -> int:
     """Compile the project into out/<cluster>/ and taugen.lock."""
-    result = build(BuildOptions(config, cluster, out, check, allow_quota_decrease, allow_stale))
+    with _progress(progress) as say:
+        options = BuildOptions(config, cluster, out, check, allow_quota_decrease, allow_stale, progress=say)
+        result = build(options)
     _print_problems(result.warnings, MAX_WARNINGS)
     return _report(result, check)
 
@@ -138,7 +183,7 @@ def schema_command(kind: str | None, out: Path | None) -> int:
         out.mkdir(parents=True, exist_ok=True)
         for name, content in files.items():
             (out / name).write_bytes(content)
-        kueue = write_kueue_schemas(out)
+        kueue = write_kueue_schemas(out) + write_nfd_schemas(out) + write_kai_schemas(out)
         click.echo(f"wrote {len(files) + len(kueue)} schemas to {out}")
         return EXIT_OK
     chosen = [f"{kind.lower()}.schema.json"] if kind else sorted(files)
@@ -205,13 +250,21 @@ def validate_command(
     type=click.Choice(FAIL_ON),
     help="Exit 1 on any change, on any risk, or on a risk of one class.",
 )
+@click.option(
+    "--simulate",
+    "workloads",
+    type=click.Path(path_type=Path),
+    help="A WorkloadSet: simulate it on both trees and show the runs that change (SPEC §9).",
+)
 @_guarded
-def diff_command(base: str, head: str | None, config: Path, output: str, fail_on: str | None) -> int:
+def diff_command(
+    base: str, head: str | None, config: Path, output: str, fail_on: str | None, workloads: Path | None
+) -> int:
     """Compare two output trees: BASE and HEAD are folders, files, git:REV or git:REV:PATH.
 
     HEAD defaults to the working tree. Git revisions are read without a checkout.
     """
-    result = diff(DiffOptions(base, head, Path.cwd(), config))
+    result = diff(DiffOptions(base, head, Path.cwd(), config, workloads))
     if output == "json":
         click.echo(as_json(result), nl=False)
     elif output == "markdown":
@@ -247,7 +300,7 @@ def profiles_command(config: Path, cluster: str | None) -> int:
 )
 @_guarded
 def render_command(run_file: Path, config: Path, fmt: str) -> int:
-    """Render a RUN file into the Kueue contract (§7); warnings go to stderr."""
+    """Render a RUN file into its scheduler's contract (§7, K4, K5); warnings go to stderr."""
     context = resolve_run(run_file, config)
     output = render(context, "patch" if fmt == "patch" else "manifest")
     _print_problems(run_warnings(context))
@@ -270,3 +323,174 @@ def preflight_command(run_file: Path, config: Path, fmt: str) -> int:
     _print_problems(context.warnings)  # a deprecated profile; the placement is in the answer
     click.echo((run_report.as_json if fmt == "json" else run_report.as_text)(result), nl=False)
     return EXIT_OK if result.eligible else EXIT_FOUND
+
+
+@main.command("report")
+@config_option("Project file.")
+@click.option("--cluster", help="Only this cluster.")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default="taugen-report.html",
+    show_default=True,
+    help="The HTML file to write (self-contained: opens from disk, offline).",
+)
+@click.option("--diff", "base", metavar="BASE", help="Highlight what changes from BASE, as taugen diff BASE.")
+@click.option(
+    "--simulate",
+    "workloads",
+    metavar="WORKLOADS",
+    type=click.Path(path_type=Path),
+    help="Draw where the runs of a WorkloadSet land (`taugen simulate`).",
+)
+@progress_option
+@_guarded
+def report_command(
+    config: Path, cluster: str | None, out: Path, base: str | None, workloads: Path | None, progress: bool
+) -> int:
+    """Write one HTML page: the topology tree, capacity per class, and a change or simulation on it."""
+    with _progress(progress) as say:
+        written = write_report(ReportOptions(config, cluster, out, base, workloads, Path.cwd(), say))
+    click.echo(f"wrote {written}")
+    return EXIT_OK
+
+
+# Day two (issue 11): explain, inventory show/import, drift.
+
+_DAY_TWO_FORMAT = click.Choice(["text", "json"])
+
+
+@main.group("explain")
+def explain_group() -> None:
+    """Why a node has its labels (with provenance), and what a gpu class holds."""
+
+
+@explain_group.command("node")
+@click.argument("name")
+@config_option("Project file.")
+@click.option("--cluster", help="The cluster (needed when the project has several).")
+@click.option("--format", "fmt", type=_DAY_TWO_FORMAT, default="text", show_default=True)
+@_guarded
+def explain_node_command(name: str, config: Path, cluster: str | None, fmt: str) -> int:
+    """Every label node NAME gets, which rule or provider label set it, and what it counts toward."""
+    found = explain_node(load_view(config, cluster), name)
+    click.echo((explain_render.node_json if fmt == "json" else explain_render.node_text)(found), nl=False)
+    return EXIT_OK
+
+
+@explain_group.command("class")
+@click.argument("gpu_class", metavar="CLASS")
+@config_option("Project file.")
+@click.option("--cluster", help="The cluster (needed when the project has several).")
+@click.option("--format", "fmt", type=_DAY_TWO_FORMAT, default="text", show_default=True)
+@_guarded
+def explain_class_command(gpu_class: str, config: Path, cluster: str | None, fmt: str) -> int:
+    """The nodes, GPUs, Ready slots, quota and domains of gpu-class CLASS."""
+    found = explain_class(load_view(config, cluster), gpu_class)
+    click.echo((explain_render.class_json if fmt == "json" else explain_render.class_text)(found), nl=False)
+    return EXIT_OK
+
+
+@main.group("inventory")
+def inventory_group() -> None:
+    """Summarize a cluster's inventory, or refresh it from the live cluster."""
+
+
+@inventory_group.command("show")
+@config_option("Project file.")
+@click.option("--cluster", help="The cluster (needed when the project has several).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    help="Default: a table on a terminal, JSON otherwise.",
+)
+@_guarded
+def inventory_show_command(config: Path, cluster: str | None, fmt: str | None) -> int:
+    """Hosts, GPUs and Ready hosts per site and domain; quota, slots and high-water mark per class."""
+    summary = inventory_show.summarize(load_view(config, cluster))
+    table = fmt == "table" or (fmt is None and sys.stdout.isatty())
+    click.echo((inventory_show.as_table if table else inventory_show.as_json)(summary), nl=False)
+    return EXIT_OK
+
+
+@inventory_group.command("import")
+@click.argument("nodelist", metavar="NODELIST", type=click.Path(path_type=Path))
+@click.option(
+    "--into",
+    type=click.Path(path_type=Path),
+    help="The inventory to refresh (default: the one the project names for the cluster).",
+)
+@config_option("Project file (to find the inventory when --into is not given).")
+@click.option("--cluster", help="The cluster whose inventory is refreshed (without --into).")
+@click.option("--dry-run", is_flag=True, help="Print what would change; write nothing.")
+@click.option("--format", "fmt", type=_DAY_TWO_FORMAT, default="text", show_default=True)
+@_guarded
+def inventory_import_command(
+    nodelist: Path, into: Path | None, config: Path, cluster: str | None, dry_run: bool, fmt: str
+) -> int:
+    """Refresh an inventory from `kubectl get nodes -o yaml|json`, keeping what was written by hand."""
+    target = into if into is not None else project_inventory(config, cluster)
+    result = import_nodes(nodelist, target, dry_run)
+    shown = _day_two_path(target)
+    click.echo((import_report.as_json if fmt == "json" else import_report.as_text)(result, shown), nl=False)
+    return EXIT_OK
+
+
+@main.command("drift")
+@click.argument("nodelist", metavar="NODELIST", type=click.Path(path_type=Path))
+@config_option("Project file.")
+@click.option("--cluster", help="The cluster (needed when the project has several).")
+@click.option("--format", "fmt", type=_DAY_TWO_FORMAT, default="text", show_default=True)
+@_guarded
+def drift_command(nodelist: Path, config: Path, cluster: str | None, fmt: str) -> int:
+    """Compare a live NODELIST with the compiled tree and the inventory: exit 1 on drift."""
+    found = drift(nodelist, config, cluster)
+    _print_problems(found.warnings)
+    click.echo((drift_report.as_json if fmt == "json" else drift_report.as_text)(found), nl=False)
+    return EXIT_FOUND if found.drifted else EXIT_OK
+
+
+def _day_two_path(path: Path) -> str:
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+@main.command("simulate")
+@click.argument("workloads", metavar="WORKLOADS", type=click.Path(path_type=Path))
+@config_option("Project file.")
+@click.option("--cluster", help="The cluster (default: the set's, or the project's only one).")
+@click.option("--format", "fmt", type=click.Choice(sim_report.FORMATS), default="text", show_default=True)
+@click.option("--tree", type=click.Path(path_type=Path), help="A compiled out/<cluster>/ folder to use.")
+@_guarded
+def simulate_command(workloads: Path, config: Path, cluster: str | None, fmt: str, tree: Path | None) -> int:
+    """What Kueue would admit, and where (SPEC §9): exit 0 whatever it finds, 2 on bad input."""
+    sim = run_simulation(SimulateOptions(workloads, config, cluster, tree))
+    click.echo((sim_report.as_json if fmt == "json" else sim_report.as_text)(sim), nl=False)
+    return EXIT_OK
+
+
+@main.command("init")
+@click.argument("directory", metavar="[DIR]", default=".", type=click.Path(path_type=Path, file_okay=False))
+@click.option("--cluster", default=DEFAULT_CLUSTER, show_default=True, help="The first cluster's name.")
+@click.option(
+    "--repo-url", default=DEFAULT_REPO_URL, show_default=True, help="This repository's Git URL (Argo CD)."
+)
+@_guarded
+def init_command(directory: Path, cluster: str, repo_url: str) -> int:
+    """Scaffold a config repository in DIR (default: here). Never overwrites: exit 2, nothing written.
+
+    Writes the project, an inventory to fill in, rules, JSON Schemas, CI (GitHub, GitLab,
+    pre-commit), Argo CD and Flux files.
+    """
+    written = init(directory, cluster, repo_url)
+    click.echo(f"wrote {len(written)} files in {directory}:")
+    for rel in written:
+        click.echo(f"  {rel}")
+    click.echo(
+        f"next: put the fleet in inventory/{cluster}.yaml "
+        f"(kubectl get nodes -o yaml > inventory/{cluster}.yaml), then `taugen build` and commit"
+    )
+    return EXIT_OK

@@ -11,16 +11,19 @@ from taugen.lock import Lock
 from taugen.models.inventory import ClusterInventory
 from taugen.models.profile import WorkloadProfile
 from taugen.models.project import Project
-from taugen.models.rules import RulesFile
+from taugen.models.rules import RulesFile, RulesValues
 from taugen.models.run import Run
+from taugen.models.workloads import WorkloadSet
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 KINDS: dict[str, type[BaseModel]] = {
     "Project": Project,
     "ClusterInventory": ClusterInventory,
     "NodeLabelRules": RulesFile,
+    "NodeLabelRulesValues": RulesValues,
     "WorkloadProfile": WorkloadProfile,
     "Run": Run,
+    "WorkloadSet": WorkloadSet,
     "Lock": Lock,
 }
 

@@ -17,7 +17,7 @@ from taugen.resolve.labels import ACCELERATOR_DOMAIN, HOSTNAME, NETWORK_DOMAIN, 
 from taugen.resolve.rules import gpu_class_error
 
 CATALOG_NAME = "taugen-profile-catalog"
-CATALOG_NAMESPACE = "kueue-system"
+CATALOG_NAMESPACE = "kueue-system"  # the Kueue default; a backend names its own
 CATALOG_KEY = "profiles.yaml"
 CATALOG_FILE = "profile-catalog.yaml"
 DIGEST_ANNOTATION = "tau.azure.com/inputs-digest"
@@ -31,14 +31,18 @@ LEVEL_OF = {  # §7: the Topology level a policy requires
 
 
 def catalog(
-    cluster: ResolvedCluster, profiles: Sequence[LoadedProfile], quotas: Sequence[ClassQuota], digest: str
+    cluster: ResolvedCluster,
+    profiles: Sequence[LoadedProfile],
+    quotas: Sequence[ClassQuota],
+    digest: str,
+    namespace: str = CATALOG_NAMESPACE,
 ) -> Manifest:
     _check_classes(cluster, profiles)
     by_class = {q.gpu_class: q for q in quotas}
     entries = [_entry(cluster, p, by_class) for p in profiles]
     body = {"cluster": cluster.name, "inputsDigest": digest, "profiles": entries}
     text = yaml.dump(body, Dumper=yaml.SafeDumper, sort_keys=True, width=1 << 16)
-    obj = object_("v1", "ConfigMap", CATALOG_NAME, CATALOG_NAMESPACE, data={CATALOG_KEY: text})
+    obj = object_("v1", "ConfigMap", CATALOG_NAME, namespace, data={CATALOG_KEY: text})
     annotate(obj, {DIGEST_ANNOTATION: digest})
     return Manifest(CATALOG_FILE, obj)
 

@@ -7,16 +7,17 @@ from collections.abc import Sequence
 from taugen.backends import BACKENDS
 from taugen.backends.base import Backend
 from taugen.compile.catalog import catalog
-from taugen.compile.common import node_labels, priority_classes
+from taugen.compile.common import priority_classes
 from taugen.compile.manifest import Manifest
 from taugen.compile.quota import ClassQuota
 from taugen.load.profiles import LoadedProfile
 from taugen.models.project import Cluster
+from taugen.nodelabels import node_labels
 from taugen.resolve.cluster import ResolvedCluster
 
 
 def cluster_backend(cluster: Cluster) -> Backend:
-    return BACKENDS["kueue"]
+    return BACKENDS[cluster.scheduler]
 
 
 def cluster_manifests(
@@ -27,9 +28,10 @@ def cluster_manifests(
     digest: str,
 ) -> list[Manifest]:
     """Every object of out/<cluster>/ before decoration (waves, managed-by: decorate.py)."""
+    backend = cluster_backend(cluster)
     return [
         *priority_classes(),
         *node_labels(resolved),
-        *cluster_backend(cluster).compile(resolved, quotas),
-        catalog(resolved, profiles, quotas, digest),
+        *backend.compile(resolved, quotas),
+        catalog(resolved, profiles, quotas, digest, backend.catalog_namespace),
     ]

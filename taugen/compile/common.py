@@ -1,20 +1,10 @@
-"""Objects every backend's tree holds: PriorityClasses (R20) and partial Nodes (R29)."""
+"""Objects every backend's tree holds: the PriorityClasses (R20). Node labels: taugen/nodelabels."""
 
 from __future__ import annotations
 
-from taugen.compile.manifest import Manifest, annotate, label, object_
-from taugen.resolve.cluster import ResolvedCluster, ResolvedNode
+from taugen.compile.manifest import Manifest, object_
 
 PRIORITY_TIERS = (("taugrid-default", 1000), ("taugrid-priority", 1200))  # R20, R21
-NODES_DIR = "nodes"
-NO_CLASS_FILE = f"{NODES_DIR}/_no-gpu-class.yaml"
-
-# §4: a GitOps tool must never delete a Node because a line left Git.
-NODE_ANNOTATIONS = {
-    "argocd.argoproj.io/sync-options": "ServerSideApply=true,Validate=false,Prune=false,Delete=false",
-    "kustomize.toolkit.fluxcd.io/ssa": "Merge",
-    "kustomize.toolkit.fluxcd.io/prune": "disabled",
-}
 
 
 def priority_classes() -> list[Manifest]:
@@ -33,16 +23,3 @@ def priority_classes() -> list[Manifest]:
         )
         for name, value in PRIORITY_TIERS
     ]
-
-
-def node_labels(cluster: ResolvedCluster) -> list[Manifest]:
-    """R29: a partial Node per labelled node, one file per gpu class (a reviewable diff)."""
-    return [_node(n) for n in cluster.nodes if n.labels]
-
-
-def _node(node: ResolvedNode) -> Manifest:
-    obj = object_("v1", "Node", node.name)
-    label(obj, dict(node.labels))
-    annotate(obj, dict(NODE_ANNOTATIONS))
-    file = f"{NODES_DIR}/{node.gpu_class}.yaml" if node.gpu_class else NO_CLASS_FILE
-    return Manifest(file, obj)

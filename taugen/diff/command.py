@@ -15,6 +15,7 @@ from taugen.diff.sources import Spec, pair_specs, read_tree
 from taugen.diff.words import field_headline, object_headline
 from taugen.errors import InputError
 from taugen.load.project import load_project
+from taugen.simulate.compare import SimulationDiff, simulate_sides
 
 FAIL_ON = ("change", "risk", *IDS)
 
@@ -25,6 +26,7 @@ class DiffOptions:
     head: str | None = None  # None: the working tree
     cwd: Path = Path()
     project_file: Path = Path("taugen.yaml")  # its output root is the path when none is given
+    simulate: Path | None = None  # a WorkloadSet simulated on both trees (S1-S6)
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class DiffResult:
     head: str
     changes: tuple[ObjectChange, ...]
     entries: tuple[Entry, ...]
+    simulation: SimulationDiff | None = None  # --simulate: planned runs the change affects
 
     @property
     def clusters(self) -> list[str]:
@@ -81,7 +84,15 @@ def diff(options: DiffOptions) -> DiffResult:
     changes = compare(base[1], head[1])
     levels = _levels(base[1], head[1])
     entries = tuple(e for c in changes for e in _entries(c, levels))
-    return DiffResult(base[0], head[0], tuple(changes), entries)
+    return DiffResult(base[0], head[0], tuple(changes), entries, _simulation(options, old_spec, new_spec))
+
+
+def _simulation(options: DiffOptions, old: Spec, new: Spec) -> SimulationDiff | None:
+    if options.simulate is None:
+        return None
+    base, head = (read_tree(spec, options.cwd).files for spec in (old, new))
+    workloads, project = options.cwd / options.simulate, options.cwd / options.project_file
+    return simulate_sides(workloads, project, base, head, options.simulate.as_posix())
 
 
 def _default_path(options: DiffOptions) -> Path:

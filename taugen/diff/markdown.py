@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from taugen.diff.command import DiffResult, Entry
-from taugen.diff.render import MARKS, prefixed
+from taugen.diff.render import MARKS, prefixed, simulation_lines
 from taugen.diff.risks import CLASSES
 
 # a marker a CI step can find to update its own comment instead of adding one per push
@@ -20,13 +20,26 @@ def markdown(result: DiffResult) -> str:
     lines = [MARKER, f"### taugen diff: {title if result.entries else 'no changes'}", ""]
     lines += [f"`{_code(result.base)}` → `{_code(result.head)}`", ""]
     if not result.entries:
-        return "\n".join(lines)
+        return "\n".join([*lines, *_simulation(result)])
     lines += ["| cluster | add | change | remove | risky |", "| --- | ---: | ---: | ---: | ---: |"]
     for cluster in result.clusters:
         p = result.plan(cluster)
         lines.append(f"| {_escape(cluster or '(root)')} | {p.add} | {p.change} | {p.remove} | {p.risky} |")
-    lines += ["", *_risks(result), *_details(result)]
+    lines += ["", *_risks(result), *_details(result), *_simulation(result)]
     return "\n".join(lines)
+
+
+def _simulation(result: DiffResult) -> list[str]:
+    """--simulate: the planned runs this change admits, leaves pending or moves (S6)."""
+    found = simulation_lines(result)
+    if not found:
+        return []
+    return [
+        f"#### {_escape(found[1].strip())}",
+        "",
+        *(f"- {_escape(line.strip())}" for line in found[2:]),
+        "",
+    ]
 
 
 def _risks(result: DiffResult) -> list[str]:

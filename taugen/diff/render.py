@@ -31,7 +31,7 @@ def text(result: DiffResult, color: bool = False) -> str:
 
     lines = [f"{plan_line(result.plan())}   ({result.base} → {result.head})"]
     if not result.entries:
-        return "\n".join([*lines, "No changes."]) + "\n"
+        return "\n".join([*lines, "No changes.", *simulation_lines(result)]) + "\n"
     risky = [(c, result.with_risk(c.id)) for c in CLASSES if result.with_risk(c.id)]
     if risky:
         lines += ["", "Risks"]
@@ -45,7 +45,18 @@ def text(result: DiffResult, color: bool = False) -> str:
         for e in (e for e in result.entries if e.ident.cluster == cluster):
             tags = paint(f"  [{', '.join(sorted({r.id for r in e.risks}))}]", "dim") if e.risks else ""
             lines.append(f"{indent}{paint(MARKS[e.action], e.action)} {e.headline}{tags}")
-    return "\n".join(lines) + "\n"
+    return "\n".join([*lines, *simulation_lines(result)]) + "\n"
+
+
+def simulation_lines(result: DiffResult) -> list[str]:
+    """--simulate: the planned runs whose admission or hosts the change moves (S6)."""
+    sim = result.simulation
+    if sim is None:
+        return []
+    head = f"Simulation ({sim.workloads} on {sim.cluster}, {sim.runs} runs)"
+    if not sim.impacts:
+        return ["", head, "  no run changes between admitted and pending, and none moves hosts"]
+    return ["", head, *(f"  {i.headline}" for i in sim.impacts)]
 
 
 def as_json(result: DiffResult) -> str:
@@ -61,6 +72,8 @@ def as_json(result: DiffResult) -> str:
         ],
         "changes": [_entry(e) for e in result.entries],
     }
+    if result.simulation is not None:
+        body["simulation"] = _simulation(result)
     return json.dumps(body, indent=2, ensure_ascii=False, default=_plain) + "\n"
 
 
@@ -80,6 +93,29 @@ def _entry(entry: Entry) -> dict[str, Any]:
         "old": field.old if field else None,
         "new": field.new if field else None,
         "risks": [{"id": r.id, "reason": r.reason} for r in entry.risks],
+    }
+
+
+def _simulation(result: DiffResult) -> dict[str, Any]:
+    sim = result.simulation
+    assert sim is not None
+    return {
+        "workloads": sim.workloads,
+        "cluster": sim.cluster,
+        "runs": sim.runs,
+        "changed": [
+            {
+                "run": i.key,
+                "before": {"status": i.before.status, "hosts": dict(i.before.hosts())},
+                "after": {
+                    "status": i.after.status,
+                    "hosts": dict(i.after.hosts()),
+                    "reason": i.after.reason or None,
+                },
+                "headline": i.headline,
+            }
+            for i in sim.impacts
+        ],
     }
 
 

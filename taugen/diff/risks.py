@@ -15,6 +15,7 @@ _SLOTS = ("metadata", "annotations", "tau.azure.com/ready-torchrun-host-slots")
 _QUOTA_LIMITS = ("nominalQuota", "borrowingLimit")  # less of either is less to admit with
 _TAS_IMMUTABLE = (("nodeLabels",), ("tolerations",), ("topologyName",))  # Kueue's CEL rules on a TAS flavor
 _PRIORITY_KINDS = ("PriorityClass", "WorkloadPriorityClass")
+KAI_TOPOLOGY_GROUP = "kai.scheduler/"
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ def object_risks(change: ObjectChange) -> tuple[Risk, ...]:
     if change.action != "remove":
         return ()
     kind = change.ident.kind
-    if kind in ("ClusterQueue", "ResourceFlavor", "LocalQueue", "Topology"):
+    if kind in ("ClusterQueue", "ResourceFlavor", "LocalQueue", "Topology", "Queue"):
         return (Risk("capacity", f"the {kind} is deleted"),)
     if kind in _PRIORITY_KINDS:
         return (Risk("priority", f"the {kind} is deleted"),)
@@ -77,7 +78,7 @@ def field_risks(change: ObjectChange, field: FieldChange, levels: frozenset[str]
 
 def _field_risks(change: ObjectChange, field: FieldChange, levels: frozenset[str]) -> Iterator[Risk]:
     kind, path = change.ident.kind, field.path
-    if kind == "Topology" and path[:2] == ("spec", "levels"):
+    if kind == "Topology" and path[:2] == ("spec", "levels") and not _kai_alias(change, path):
         yield Risk("rejected", "a Topology's levels are immutable")
     if (
         kind == "ResourceFlavor"
@@ -92,10 +93,17 @@ def _field_risks(change: ObjectChange, field: FieldChange, levels: frozenset[str
         yield Risk("rejected", f"a PriorityClass's {path[0]} is immutable")
     if kind in _PRIORITY_KINDS and path == ("value",):
         yield Risk("priority", "the value changes")
+    if kind == "Queue" and path == ("spec", "parentQueue"):
+        yield Risk("capacity", "the queue moves to another parent: its share comes from that parent's quota")
     if _capacity_lost(kind, field):
         yield Risk("capacity", "less capacity")
     if kind == "Node" and _labels_touched(field) & (levels | {GPU_CLASS}):
         yield Risk("placement", "the node moves to another class or domain")
+
+
+def _kai_alias(change: ObjectChange, path: tuple[Any, ...]) -> bool:
+    """KAI's Topology lets aliases change; its nodeLabels (levels added, removed, moved) never."""
+    return change.ident.api_version.startswith(KAI_TOPOLOGY_GROUP) and path[3:] == ("alias",)
 
 
 def _tas(obj: Mapping[str, Any] | None) -> bool:
@@ -107,6 +115,8 @@ def _capacity_lost(kind: str, field: FieldChange) -> bool:
     path = field.path
     if kind == "ResourceFlavor" and path == _SLOTS:
         return field.action == "removed" or _decreased(field)
+    if kind == "Queue" and path[:2] == ("spec", "resources") and path[-1:] in (("quota",), ("limit",)):
+        return field.action == "removed" or _kai_decreased(field)
     if kind != "ClusterQueue":
         return False
     if path[:1] == ("spec",) and "namespaceSelector" in path:
@@ -123,6 +133,14 @@ def _decreased(field: FieldChange) -> bool:
         return field.action == "changed" and Quantity.parse(field.new).value < Quantity.parse(field.old).value
     except (QuantityError, TypeError):
         return False
+
+
+def _kai_decreased(field: FieldChange) -> bool:
+    """A KAI quota or limit: a number, -1 meaning unlimited (K2)."""
+    old, new = field.old, field.new
+    if field.action != "changed" or not all(isinstance(v, int | float) for v in (old, new)):
+        return False
+    return bool(new >= 0 and (old < 0 or new < old))
 
 
 def _labels_touched(field: FieldChange) -> set[str]:

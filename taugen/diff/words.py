@@ -1,4 +1,4 @@
-"""Headlines in Kueue's words, each with old → new:
+"""Headlines in the scheduler's words (Kueue's, KAI's), each with old → new:
 `ClusterQueue taugrid: flavor taugrid-h200-141gb nvidia.com/gpu 48 → 64`."""
 
 from __future__ import annotations
@@ -38,6 +38,10 @@ _RULES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("ResourceFlavor", ("spec", "tolerations"), "toleration"),
     ("ResourceFlavor", ("metadata", "annotations", f"{_TAU}ready-torchrun-host-slots"), "ready slots"),
     ("Node", ("metadata", "labels", _TAU + "{k}"), "{k}"),
+    ("Queue", ("spec", "resources", "{r}", "quota"), "{r} quota"),  # KAI (K2)
+    ("Queue", ("spec", "resources", "{r}", "{rest}"), "{r} {rest}"),
+    ("Queue", ("spec", "parentQueue"), "parent queue"),
+    ("ClusterTopologyBinding", ("spec", "schedulerTopologyBindings"), "scheduler topology binding"),
     ("ConfigMap", ("data", "*", "inputsDigest"), "catalog inputsDigest"),
     ("ConfigMap", ("data", "*", "profiles", "{p}"), "profile {p}"),
     ("ConfigMap", ("data", "*", "profiles", "{p}", "{rest}"), "profile {p} {rest}"),
@@ -155,6 +159,8 @@ def _about(kind: str, obj: Mapping[str, Any]) -> str:
         return f" (gpu-class {labels[f'{_TAU}gpu-class']})"
     if kind == "LocalQueue" and isinstance(spec, Mapping) and "clusterQueue" in spec:
         return f" (clusterQueue {spec['clusterQueue']})"
+    if kind == "Queue" and isinstance(spec, Mapping):
+        return f" (parent {spec['parentQueue']})" if "parentQueue" in spec else " (parent queue)"
     if kind in ("PriorityClass", "WorkloadPriorityClass") and "value" in obj:
         return f" (value {obj['value']})"
     return ""

@@ -2,18 +2,49 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from enum import StrEnum
+from typing import Annotated, Literal, Self
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field, StrictBool, StrictInt, model_validator
 
-from taugen.models.base import API_VERSION, DNSLabel, DNSSubdomain, Duration, StrictModel, name_limit
+from taugen.models.base import (
+    API_VERSION,
+    DNSLabel,
+    DNSSubdomain,
+    Duration,
+    StrictModel,
+    invalid,
+    name_limit,
+)
+from taugen.names import label_key_error
 
 QueueName = Annotated[DNSSubdomain, name_limit(63, "LocalQueue")]
+KAI_QUEUE_LABEL = "kai.scheduler/queue"  # K4: KAI's default; Run:ai installs use runai/queue
+
+
+def _label_key(value: object) -> object:
+    if isinstance(value, str) and (why := label_key_error(value)):
+        raise invalid(f"{value!r} is not a label key: {why}", "write a label key such as runai/queue")
+    return value
+
+
+LabelKey = Annotated[str, BeforeValidator(_label_key)]
+
+
+class Scheduler(StrEnum):
+    KUEUE = "kueue"
+    KAI = "kai"
 
 
 class Tenant(StrictModel):
     namespace: DNSLabel = Field(description="Namespace that may submit work (gets a LocalQueue)")
     localQueue: QueueName = "taugrid"
+    gpuQuota: Annotated[StrictInt, Field(ge=0)] = Field(
+        default=0, description="scheduler kai: the leaf Queue's deserved GPUs (K2)"
+    )
+    weight: Annotated[StrictInt, Field(ge=0)] = Field(
+        default=1, description="scheduler kai: the leaf Queue's overQuotaWeight (K2)"
+    )
 
 
 class Cluster(StrictModel):
@@ -27,6 +58,32 @@ class Cluster(StrictModel):
     maxInventoryAge: Duration | None = Field(
         default=None, description="An older inventory observedAt fails closed (R31)"
     )
+    scheduler: Scheduler = Field(default=Scheduler.KUEUE, description="kueue (SPEC §3) or kai (SPEC §8)")
+    nodeLabels: Literal["node", "nfd"] = Field(
+        default="node",
+        description="node: partial Nodes (R29); nfd: node-feature-discovery NodeFeatureRules, same labels",
+    )
+    queueLabelKey: LabelKey = Field(
+        default=KAI_QUEUE_LABEL, description="scheduler kai: the pod label naming the queue (K4)"
+    )
+    grove: StrictBool = Field(
+        default=False, description="scheduler kai: also emit Grove's ClusterTopologyBinding (§8)"
+    )
+
+    @model_validator(mode="after")
+    def _kai_fields_need_kai(self) -> Self:
+        """gpuQuota, weight, queueLabelKey and grove mean nothing to Kueue: refuse, not ignore."""
+        if self.scheduler == Scheduler.KAI:
+            return self
+        used = sorted({f for t in self.tenants for f in t.model_fields_set & {"gpuQuota", "weight"}})
+        used += sorted(self.model_fields_set & {"queueLabelKey", "grove"})
+        if used:
+            raise invalid(
+                f"cluster {self.name} sets {', '.join(used)}, which only scheduler kai reads",
+                "add `scheduler: kai` to the cluster, or remove them",
+                rule="K2",
+            )
+        return self
 
 
 class Project(StrictModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from taugen.models.base import StrictModel
 
@@ -24,3 +24,23 @@ class RulesFile(StrictModel):
     """The bare form; the Helm-values form nests this under tau-core-controller.tauCluster."""
 
     extraNodeLabelRules: list[NodeLabelRule]
+
+
+class TauClusterValues(StrictModel):
+    model_config = ConfigDict(extra="allow", frozen=True)  # other chart values are ignored (§1.3)
+
+    extraNodeLabelRules: list[NodeLabelRule]
+
+
+class TauCoreControllerValues(StrictModel):
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    tauCluster: TauClusterValues
+
+
+class RulesValues(StrictModel):
+    """The Helm-values form, for editors: the rules under tau-core-controller.tauCluster."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    tau_core_controller: TauCoreControllerValues = Field(alias="tau-core-controller")

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Self
 
-from pydantic import Field, StrictInt, StrictStr
+from pydantic import Field, StrictInt, StrictStr, model_validator
 
-from taugen.models.base import API_VERSION, DNSLabel, DNSSubdomain, QuantityField, StrictModel
+from taugen.models.base import API_VERSION, DNSLabel, DNSSubdomain, QuantityField, StrictModel, invalid
 from taugen.models.profile import PriorityTier, Topology
 
 MAX_WORKERS = 100_000  # Kubernetes: an Indexed Job has at most 100000 completions
@@ -16,6 +16,14 @@ MAX_WORKERS = 100_000  # Kubernetes: an Indexed Job has at most 100000 completio
 class Launcher(StrEnum):
     TORCHRUN = "torchrun"
     NONE = "none"
+
+
+class Workload(StrEnum):
+    JOB = "job"
+    LEADERWORKERSET = "leaderworkerset"
+
+
+MAX_GROUP = 10_000  # pods per LeaderWorkerSet group (leader included); far above any GPU domain
 
 
 class RunMetadata(StrictModel):
@@ -45,3 +53,27 @@ class Run(StrictModel):
     launcher: Launcher = Launcher.NONE
     image: StrictStr = Field(min_length=1)
     command: list[StrictStr] = Field(min_length=1)
+    workload: Workload = Field(
+        default=Workload.JOB, description="job: an Indexed Job; leaderworkerset: a LeaderWorkerSet (K5)"
+    )
+    replicas: Annotated[StrictInt, Field(ge=1, le=MAX_WORKERS)] = Field(
+        default=1, description="leaderworkerset: groups, each placed on its own (K5)"
+    )
+    size: Annotated[StrictInt, Field(ge=1, le=MAX_GROUP)] = Field(
+        default=1, description="leaderworkerset: pods per group, the leader included"
+    )
+
+    @model_validator(mode="after")
+    def _shape_fits_workload(self) -> Self:
+        """workers is a Job's; replicas and size a LeaderWorkerSet's (K5): never silently ignored."""
+        if self.workload == Workload.JOB:
+            wrong = sorted(self.model_fields_set & {"replicas", "size"})
+            hint = "set `workload: leaderworkerset`, or use workers for a Job"
+        else:
+            wrong = sorted(self.model_fields_set & {"workers"})
+            wrong += ["launcher"] if self.launcher == Launcher.TORCHRUN else []
+            hint = "a LeaderWorkerSet takes replicas and size, and launcher none (K5)"
+        if wrong:
+            verb = "does" if len(wrong) == 1 else "do"
+            raise invalid(f"{', '.join(wrong)} {verb} not apply to workload {self.workload}", hint, rule="K5")
+        return self

@@ -9,7 +9,7 @@ from typing import Literal
 
 from jsonschema import ValidationError
 
-from taugen.validate import nodes, policy, semantic
+from taugen.validate import kai, nodes, policy, semantic
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource
 from taugen.validate.schemas import SchemaStore
@@ -28,6 +28,10 @@ RULES: tuple[Callable[[semantic.Tree], Iterator[Finding]], ...] = (
     policy.namespace_selectors,
     nodes.node_levels,
     nodes.flavor_nodes,
+    kai.queue_parents,
+    kai.reserved_names,
+    kai.leaf_quotas,
+    kai.node_levels,
 )
 MAX_MESSAGE = 200
 

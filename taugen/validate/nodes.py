@@ -29,17 +29,25 @@ def _class_levels(tree: Tree) -> dict[str, list[str]]:
     return found
 
 
+def _label_sets(tree: Tree) -> Iterator[tuple[Resource, list[str | int], dict[str, str]]]:
+    """Each partial Node's labels, and each NodeFeatureRule rule's (nodeLabels: nfd)."""
+    for node in tree.of("Node", kueue=False):
+        yield node, ["metadata", "labels"], _labels(node)
+    for nfr in tree.of("NodeFeatureRule", kueue=False):
+        for i, rule in enumerate(_list(_spec(nfr).get("rules"))):
+            yield nfr, ["spec", "rules", i, "labels"], _map(_map(rule).get("labels"))
+
+
 def node_levels(tree: Tree) -> Iterator[Finding]:
     by_class = _class_levels(tree)
-    for node in tree.of("Node", kueue=False):
-        labels = _labels(node)
+    for resource, path, labels in _label_sets(tree):
         gpu_class = labels.get(GPU_CLASS)
         # the kubelet sets the hostname label; a partial Node in Git never carries it (R29)
         missing = [lv for lv in by_class.get(gpu_class or "", []) if lv != HOSTNAME and lv not in labels]
         if gpu_class and missing:
             yield finding(
-                node,
-                ["metadata", "labels", GPU_CLASS],
+                resource,
+                [*path, GPU_CLASS],
                 "node-levels",
                 f"gpu-class {gpu_class} node misses level labels {', '.join(missing)}",
                 "Kueue drops a node without every level label from topology-aware scheduling",
@@ -47,7 +55,7 @@ def node_levels(tree: Tree) -> Iterator[Finding]:
 
 
 def flavor_nodes(tree: Tree) -> Iterator[Finding]:
-    carried = {_labels(n).get(GPU_CLASS) for n in tree.of("Node", kueue=False)}
+    carried = {labels.get(GPU_CLASS) for _, _, labels in _label_sets(tree)}
     for rf in tree.of("ResourceFlavor"):
         spec = _spec(rf)
         gpu_class = _map(spec.get("nodeLabels")).get(GPU_CLASS)

@@ -61,8 +61,8 @@ def test_kustomization_lists_every_file_and_nothing_else_is_there(built: Path) -
         "clusterqueue.yaml",
         "localqueues.yaml",
         "nodes/_no-gpu-class.yaml",
-        "nodes/h100-80gb.yaml",
-        "nodes/h200-141gb.yaml",
+        "nodes/h100-80gb/_single-hosts.yaml",
+        "nodes/h200-141gb/_single-hosts.yaml",
         "priorityclasses.yaml",
         "profile-catalog.yaml",
         "resourceflavors.yaml",
@@ -190,10 +190,10 @@ def test_files_of_a_class_that_left_are_removed(tmp_path: Path) -> None:
     write_yaml(tmp_path / "inventory.yaml", inventory([gpu_node("h-0")]))
     run_build(project)
     folder = tmp_path / "out" / "c1"
-    assert "nodes/h100-80gb.yaml" not in _files(folder)
-    assert (
-        "nodes/h100-80gb.yaml" not in yaml.safe_load((folder / "kustomization.yaml").read_text())["resources"]
-    )
+    gone = "nodes/h100-80gb/_single-hosts.yaml"
+    assert gone not in _files(folder)
+    assert gone not in yaml.safe_load((folder / "kustomization.yaml").read_text())["resources"]
+    assert not (folder / "nodes" / "h100-80gb").exists()  # the emptied class folder goes too
 
 
 def test_unchanged_files_keep_their_mtime(tmp_path: Path) -> None:
@@ -214,7 +214,7 @@ def test_unchanged_files_keep_their_mtime(tmp_path: Path) -> None:
     changed = sorted(k for k in after if after[k] != before.get(k))
     assert changed == [
         "clusterqueue.yaml",
-        "nodes/h200-141gb.yaml",
+        "nodes/h200-141gb/_single-hosts.yaml",
         "profile-catalog.yaml",
         "resourceflavors.yaml",
     ]

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 import taugen.compile.cluster
+import taugen.uptodate
 from taugen.backends import BACKENDS
 from taugen.backends.kueue import KueueBackend
-from taugen.compile.common import node_labels
 from taugen.compile.manifest import Manifest
 from taugen.compile.quota import ClassQuota
 from taugen.errors import FoundProblems
+from taugen.nodelabels import node_labels
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.validate.gate import check_files
 from tests.conftest import Run
@@ -166,12 +167,14 @@ class _NoGpuFlavor(KueueBackend):
 
 
 SABOTAGE = {
-    "node-unknown-field": ("nodes/h200-141gb.yaml", "Node/h200-0", "schema"),
+    "node-unknown-field": ("nodes/h200-141gb/_single-hosts.yaml", "Node/h200-0", "schema"),
     "flavor-missing": ("clusterqueue.yaml", "ClusterQueue/taugrid", "clusterqueue-flavor"),
 }
 
 
 def _sabotage(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A changed taugen: the lock's sourcesDigest no longer matches, so the build compiles.
+    monkeypatch.setattr(taugen.uptodate, "_compiler_digest", lambda: "a changed taugen")
     if name == "node-unknown-field":
         monkeypatch.setattr(taugen.compile.cluster, "node_labels", _node_with_unknown_field(node_labels))
     else:
@@ -194,7 +197,7 @@ def test_build_leaves_the_previous_tree_and_lock_untouched(
     project = write_project(tmp_path, inventory([gpu_node("h200-0"), gpu_node("h200-1")]))
     monkeypatch.chdir(tmp_path)
     assert run("build", "-c", project).exit_code == 0
-    assert (tmp_path / "out" / "c1" / "nodes" / "h200-141gb.yaml").is_file()
+    assert (tmp_path / "out" / "c1" / "nodes" / "h200-141gb" / "_single-hosts.yaml").is_file()
     before = snapshot(tmp_path)
 
     _sabotage(sabotage, monkeypatch)
