@@ -139,8 +139,9 @@ def fast_documents(path: Path, text: str) -> list[Document]:
     except fast.Unsupported:
         return parse_documents(path, text)
     kept = [d for d in docs if d is not None]
-    for doc in kept:
-        limits.check_data(path, text, doc)
+    if "&" in text:  # once per file: a tree file holds thousands of documents (issue 6)
+        for doc in kept:
+            limits.check_data(path, text, doc)
     return [Document(path, d, text=text, index=i) for i, d in enumerate(kept)]
 
 
