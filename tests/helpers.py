@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 OBSERVED = "2026-11-28T12:00:00Z"
@@ -121,3 +123,18 @@ def lock_semantics(text: bytes) -> dict[str, Any]:
     for entry in lock["clusters"].values():
         assert str(entry.pop("sourcesDigest")).startswith("sha256:")
     return lock
+
+
+REGENERATE_GOLDEN = os.environ.get("TAUGEN_REGENERATE_GOLDEN") == "1"
+
+
+def assert_golden(actual: str, golden: Path, test_file: str) -> None:
+    """`actual` equals the golden file; with TAUGEN_REGENERATE_GOLDEN=1 it is written instead."""
+    if REGENERATE_GOLDEN:
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(actual, encoding="utf-8")
+        pytest.skip(f"regenerated {golden.name}")
+    assert golden.is_file(), (
+        f"missing {golden}: run `TAUGEN_REGENERATE_GOLDEN=1 .venv/bin/pytest {test_file}`"
+    )
+    assert actual == golden.read_text(encoding="utf-8")

@@ -6,17 +6,16 @@ TAUGEN_REGENERATE_GOLDEN=1 .venv/bin/pytest tests/unit/test_render_golden.py
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from taugen.runs.context import resolve_run
 from taugen.runs.render import FORMATS, Format, render
+from tests.helpers import assert_golden
 from tests.runs_helpers import RENDER_CASES, build_lab
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "runs"
-REGENERATE = os.environ.get("TAUGEN_REGENERATE_GOLDEN") == "1"
 CASES = sorted(p.stem for p in RENDER_CASES.glob("*.yaml"))
 SNAPSHOTS = [(case, fmt) for case in CASES for fmt in FORMATS]
 
@@ -43,13 +42,7 @@ def test_the_cases_cover_the_matrix() -> None:
 @pytest.mark.parametrize(("case", "fmt"), SNAPSHOTS, ids=[f"{c}.{f}" for c, f in SNAPSHOTS])
 def test_snapshot(project: Path, case: str, fmt: Format) -> None:
     rendered = render(resolve_run(RENDER_CASES / f"{case}.yaml", project), fmt)
-    golden = GOLDEN / f"{case}.{fmt}.yaml"
-    if REGENERATE:
-        golden.parent.mkdir(parents=True, exist_ok=True)
-        golden.write_text(rendered, encoding="utf-8")
-        pytest.skip(f"regenerated {golden.name}")
-    assert golden.is_file(), f"missing {golden}: run `TAUGEN_REGENERATE_GOLDEN=1 .venv/bin/pytest {__file__}`"
-    assert rendered == golden.read_text(encoding="utf-8")
+    assert_golden(rendered, GOLDEN / f"{case}.{fmt}.yaml", __file__)
 
 
 def test_every_golden_file_is_checked() -> None:
