@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 
+from taugen.blocks import block, speller
 from taugen.compile.manifest import Manifest
 from taugen.load.fast import reads_as_string
 
@@ -54,8 +55,17 @@ def _sorted(value: Any) -> Any:
 
 
 def dump(docs: Iterable[dict[str, Any]], header: str = HEADER) -> bytes:
-    text = yaml.dump_all(
-        docs,
+    """Canonical YAML of the documents; maps of strings skip PyYAML's representer (blocks.py)."""
+    parts = [header]
+    for doc in docs:
+        text = block(doc, _SPELL)
+        parts.append(f"---\n{text}" if text is not None else _dump_one(doc))
+    return "".join(parts).encode()
+
+
+def _dump_one(doc: Any) -> str:
+    return yaml.dump_all(
+        [doc],
         Dumper=_Dumper,
         sort_keys=False,
         default_flow_style=False,
@@ -63,7 +73,9 @@ def dump(docs: Iterable[dict[str, Any]], header: str = HEADER) -> bytes:
         width=1 << 16,
         explicit_start=True,
     )
-    return (header + text).encode()
+
+
+_SPELL = speller(_dump_one)
 
 
 def emit_objects(manifests: Iterable[Manifest]) -> dict[str, list[dict[str, Any]]]:
