@@ -80,10 +80,10 @@ def resolve_run(run_file: Path, project_file: Path) -> RunContext:
     loaded_run = load_run(run_file)
     project = load_project(project_file)
     cluster = _cluster(project, loaded_run)
-    tenant = _tenant(cluster, loaded_run)
+    tenant = run_tenant(cluster, loaded_run)
     state = cluster_state(project, cluster, load_project_profiles(project))
     require_fresh(state)
-    entry = _entry(state, loaded_run)
+    entry = catalog_entry(state, loaded_run)
     policy = resolve_policy(loaded_run, entry, state)
     check_shape(loaded_run, policy)
     reason = not_ready(loaded_run, entry, policy, state)
@@ -125,7 +125,7 @@ def _cluster(project: LoadedProject, loaded: LoadedRun) -> Cluster:
     raise InputError([where.problem("run", message, hint)])
 
 
-def _tenant(cluster: Cluster, loaded: LoadedRun) -> Tenant:
+def run_tenant(cluster: Cluster, loaded: LoadedRun) -> Tenant:
     namespace = loaded.run.metadata.namespace
     found = [t for t in cluster.tenants if t.namespace == namespace]
     if found:
@@ -143,7 +143,7 @@ def _tenant(cluster: Cluster, loaded: LoadedRun) -> Tenant:
     )
 
 
-def _entry(state: ClusterState, loaded: LoadedRun) -> CatalogEntry:
+def catalog_entry(state: ClusterState, loaded: LoadedRun) -> CatalogEntry:
     entries = state.catalog.entries
     name = loaded.run.profile
     if name in entries:

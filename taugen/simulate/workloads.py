@@ -9,7 +9,7 @@ from taugen.errors import InputError, Problem
 from taugen.load.document import Document, Loc, Position, load_one
 from taugen.load.validate import validate
 from taugen.models.workloads import WorkloadSet
-from taugen.runs.context import RunContext, _entry, _tenant
+from taugen.runs.context import RunContext, catalog_entry, run_tenant
 from taugen.runs.load import LoadedRun
 from taugen.runs.policy import not_ready, resolve_policy
 from taugen.runs.shape import check_shape
@@ -87,8 +87,8 @@ def resolve_runs(loaded: LoadedWorkloads, state: ClusterState) -> list[RunContex
 
 
 def _context(loaded: LoadedRun, state: ClusterState) -> RunContext:
-    tenant = _tenant(state.cluster, loaded)
-    entry = _entry(state, loaded)
+    tenant = run_tenant(state.cluster, loaded)
+    entry = catalog_entry(state, loaded)
     policy = resolve_policy(loaded, entry, state)
     check_shape(loaded, policy)
     return RunContext(loaded, state, tenant, entry, policy, not_ready(loaded, entry, policy, state), ())
