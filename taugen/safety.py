@@ -1,7 +1,9 @@
-"""Nothing outside the output root is written, and no input lies inside it (§4)."""
+"""Nothing outside the output root is written, no input lies inside it (§4), and the root
+holds nothing but the project's cluster folders (issue 17: a GitOps tool deploys every one)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from taugen.errors import InputError, Problem
@@ -32,6 +34,35 @@ def check_output_root(loaded: LoadedProject, root: Path) -> None:
             )
     if problems:
         raise InputError(problems)
+
+
+def check_cluster_folders(loaded: LoadedProject, root: Path, leaving: Iterable[str] = ()) -> None:
+    """Every entry of the output root is a project cluster's folder (or that of a cluster
+    leaving the project, which the build removes); none is a link or a file."""
+    if not root.is_dir() or root.is_symlink():
+        return
+    where = loaded.doc.at(["clusters"])
+    known = {c.name for c in loaded.project.clusters} | set(leaving)
+    problems = [
+        where.problem("output", f"{entry}: {why}", hint)
+        for entry in sorted(root.iterdir())
+        if (found := _odd(entry, known)) is not None
+        for why, hint in [found]
+    ]
+    if problems:
+        raise InputError(problems)
+
+
+def _odd(entry: Path, known: set[str]) -> tuple[str, str] | None:
+    if entry.name not in known:
+        return (
+            "not the folder of a cluster of this project: Argo CD or Flux would deploy it",
+            "remove it, or add the cluster to taugen.yaml",
+        )
+    if entry.is_symlink() or not entry.is_dir():
+        kind = "a symbolic link" if entry.is_symlink() else "not a folder"
+        return (f"is {kind}: taugen never writes through one", "remove it; the next build writes the folder")
+    return None
 
 
 def _inputs(loaded: LoadedProject) -> list[Path]:

@@ -1,4 +1,10 @@
-"""Write stage: bytes -> out/ (atomic swap per cluster, stale-file removal, check mode)."""
+"""Write stage: bytes -> out/ (atomic swap per cluster, stale-file removal, check mode).
+
+Everything in the checkout may come from a pull request, the staging folder included: the
+journal that makes a multi-cluster swap atomic names only cluster folders, every path is
+derived from the output root and the lock's own path, and nothing is followed through a
+symbolic link (issue 17).
+"""
 
 from __future__ import annotations
 
@@ -6,14 +12,19 @@ import json
 import os
 import shutil
 import signal
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from taugen.errors import InputError, Problem
+from taugen.load.limits import MAX_BYTES
+from taugen.names import dns1123_label_error
 
 Files = Mapping[str, bytes]  # path relative to out/<cluster>/ -> content
+JOURNAL = "journal.json"
+_LINK, _ODD, _LARGE = b"\0taugen: a symbolic link\0", b"\0taugen: not a file\0", b"\0taugen: too large\0"
 
 
 @dataclass(frozen=True)
@@ -27,13 +38,27 @@ class FileDiff:
 
 
 def read_files(folder: Path) -> dict[str, bytes]:
-    if not folder.is_dir():
+    """Every file under `folder`, links and special files as markers that never equal content
+    (nothing is followed or opened but a regular file within the size limit)."""
+    if folder.is_symlink() or not folder.is_dir():
         return {}
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file() or p.is_symlink()
-    }
+    found: dict[str, bytes] = {}
+    for parent, dirs, names in os.walk(folder):
+        base = Path(parent)
+        links = [d for d in dirs if (base / d).is_symlink()]
+        dirs[:] = sorted(d for d in dirs if d not in links)
+        for name in sorted([*names, *links]):
+            found[(base / name).relative_to(folder).as_posix()] = _content(base / name)
+    return dict(sorted(found.items()))
+
+
+def _content(path: Path) -> bytes:
+    info = path.lstat()
+    if stat.S_ISLNK(info.st_mode):
+        return _LINK
+    if not stat.S_ISREG(info.st_mode):
+        return _ODD
+    return _LARGE if info.st_size > MAX_BYTES else path.read_bytes()
 
 
 def diff_files(old: Files, new: Files) -> FileDiff:
@@ -47,6 +72,10 @@ def diff_files(old: Files, new: Files) -> FileDiff:
 def staging_dir(root: Path) -> Path:
     """Beside the output root (same file system, so renames are atomic), never inside it."""
     return root.parent / f".{root.name}.taugen-staging"
+
+
+def lock_temporary(lock: Path) -> Path:
+    return lock.with_name(f".{lock.name}.taugen-tmp")
 
 
 def write_tree(
@@ -63,32 +92,26 @@ def write_tree(
     one that dies after it is rolled forward by the next build (`recover`), so the tree and the
     lock are always both old or both new, however many clusters change."""
     staging = staging_dir(root)
-    recover(root)
+    lock_path = lock[0] if lock else None
+    recover(root, lock_path)
     root.mkdir(parents=True, exist_ok=True)
     staging.mkdir()
-    lock_tmp = lock[0].with_name(f".{lock[0].name}.taugen-tmp") if lock else None
     try:
-        _write_json(staging / PLAN, {"lock": _lock_move(lock_tmp, lock)})  # what to clean up
         staged = [name for name, files in clusters.items() if _stage(root, staging, name, files)]
         crash_point("staged")
-        replaced_lock = bool(lock and lock_tmp and _stage_lock(lock_tmp, *lock))
-        dropped = [name for name in drop if (root / name).exists()]
-        journal = {
-            "swap": staged,
-            "drop": dropped,
-            "lock": _lock_move(lock_tmp, lock) if replaced_lock else None,
-        }
+        replaced_lock = bool(lock and _stage_lock(*lock))
+        dropped = [name for name in drop if _present(root / name)]
+        journal = {"swap": staged, "drop": dropped, "lock": replaced_lock}
         _write_json(staging / JOURNAL, journal)  # the commit point
     except BaseException:
-        recover(root)  # not committed: undo
+        recover(root, lock_path)  # not committed: undo
         raise
     crash_point("committed")
-    _roll_forward(root, staging, journal)
+    _roll_forward(root, staging, journal, lock_path)
     _finish(staging)
     return staged + dropped + ([lock[0].name] if lock and replaced_lock else [])
 
 
-PLAN, JOURNAL = "plan.json", "journal.json"
 _CRASH_AT = os.environ.get("TAUGEN_CRASH_AT")  # tests/crash: die here (read once; unset costs nothing)
 _passed: dict[str, int] = {}
 
@@ -103,8 +126,8 @@ def crash_point(name: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-def _lock_move(temporary: Path | None, lock: tuple[Path, bytes] | None) -> list[str] | None:
-    return [str(temporary.resolve()), str(lock[0].resolve())] if temporary and lock else None
+def _present(path: Path) -> bool:
+    return path.exists() or path.is_symlink()
 
 
 def _write_json(path: Path, data: object) -> None:
@@ -113,19 +136,19 @@ def _write_json(path: Path, data: object) -> None:
     temporary.replace(path)
 
 
-def _roll_forward(root: Path, staging: Path, journal: dict[str, Any]) -> None:
+def _roll_forward(root: Path, staging: Path, journal: dict[str, Any], lock: Path | None) -> None:
     """Every rename of a committed journal that is not done yet; each step may be repeated."""
     for name in journal["swap"]:
-        if (staging / name).exists():
-            if (root / name).exists():
+        if _present(staging / name):
+            if _present(root / name):
                 (root / name).rename(staging / f"{name}.old")
             (staging / name).rename(root / name)
         crash_point("swapped")
     for name in journal["drop"]:
-        if (root / name).exists():
+        if _present(root / name):
             (root / name).rename(staging / f"{name}.old")
-    if journal["lock"] and Path(journal["lock"][0]).exists():
-        Path(journal["lock"][0]).replace(journal["lock"][1])
+    if journal["lock"] and lock is not None and _present(lock_temporary(lock)):
+        lock_temporary(lock).replace(lock)
     crash_point("renamed")
 
 
@@ -150,9 +173,11 @@ def _stage(root: Path, staging: Path, name: str, files: Files) -> bool:
     return True
 
 
-def _stage_lock(temporary: Path, path: Path, content: bytes) -> bool:
-    if path.is_file() and path.read_bytes() == content:
+def _stage_lock(path: Path, content: bytes) -> bool:
+    if path.is_file() and not path.is_symlink() and path.read_bytes() == content:
         return False
+    temporary = lock_temporary(path)
+    temporary.unlink(missing_ok=True)  # never write through a link left in its place
     temporary.write_bytes(content)
     return True
 
@@ -160,29 +185,77 @@ def _stage_lock(temporary: Path, path: Path, content: bytes) -> bool:
 def _keep(source: Path, target: Path) -> None:
     """An untouched file keeps its inode and mtime in the new folder."""
     try:
-        os.link(source, target)
+        os.link(source, target, follow_symlinks=False)
     except OSError:
-        shutil.copy2(source, target)
+        shutil.copy2(source, target, follow_symlinks=False)
 
 
-def recover(root: Path) -> None:
+def recover(root: Path, lock: Path | None = None) -> None:
     """Finish or undo a build that died while writing. With a committed journal, do the
     renames it lists that are not done yet; without one, put back any folder moved aside and
-    delete what was staged (the lock's temporary file included)."""
+    delete what was staged (the lock's temporary file included). A staging folder that taugen
+    could not have left is refused, and nothing in it is acted on."""
     staging = staging_dir(root)
-    if staging.is_symlink() or (staging.exists() and not staging.is_dir()):
-        message = f"{staging} is not a folder taugen made: it stages its writes there"
-        raise InputError([Problem(staging, 0, 0, "output", message, "remove it, then build again")])
-    if not staging.is_dir():
+    if not _present(staging):
         return
-    if (staging / JOURNAL).is_file():
-        _roll_forward(root, staging, json.loads((staging / JOURNAL).read_text()))
+    journal = _journal(staging)
+    if journal is not None:
+        _roll_forward(root, staging, journal, lock)
         _finish(staging)
         return
-    for old in staging.glob("*.old"):
+    for old in sorted(staging.glob("*.old")):
         home = root / old.name.removesuffix(".old")
-        if not home.exists():
+        if not _present(home):
             old.rename(home)
-    if (staging / PLAN).is_file() and (move := json.loads((staging / PLAN).read_text())["lock"]):
-        Path(move[0]).unlink(missing_ok=True)
+    if lock is not None:
+        lock_temporary(lock).unlink(missing_ok=True)
     shutil.rmtree(staging)
+
+
+def _journal(staging: Path) -> dict[str, Any] | None:
+    """The committed journal, checked to name nothing but cluster folders taugen staged."""
+    _refuse_unless(staging.is_dir() and not staging.is_symlink(), staging, "is not a folder taugen made")
+    for entry in staging.iterdir():
+        name = entry.name.removesuffix(".old")
+        if entry.name in (JOURNAL, f"{Path(JOURNAL).stem}.tmp"):
+            _refuse_unless(
+                _regular(entry) and entry.stat().st_size < 1 << 20, entry, "is not taugen's journal"
+            )
+        else:
+            _refuse_unless(
+                not dns1123_label_error(name) and entry.is_dir() and not entry.is_symlink(),
+                entry,
+                "is not a cluster folder taugen staged",
+            )
+    if not (staging / JOURNAL).is_file():
+        return None
+    try:
+        journal = json.loads((staging / JOURNAL).read_text())
+    except (ValueError, UnicodeDecodeError):
+        journal = None
+    _refuse_unless(_valid_journal(journal), staging / JOURNAL, "is not a journal taugen wrote")
+    return dict(journal)
+
+
+def _valid_journal(journal: Any) -> bool:
+    if not isinstance(journal, dict) or set(journal) != {"swap", "drop", "lock"}:
+        return False
+    names = (
+        [*journal["swap"], *journal["drop"]]
+        if all(isinstance(journal[k], list) for k in ("swap", "drop"))
+        else [None]
+    )
+    return isinstance(journal["lock"], bool) and all(
+        isinstance(n, str) and not dns1123_label_error(n) for n in names
+    )
+
+
+def _regular(path: Path) -> bool:
+    return stat.S_ISREG(path.lstat().st_mode)
+
+
+def _refuse_unless(ok: bool, path: Path, what: str) -> None:
+    if not ok:
+        message = f"{path} {what}: taugen stages its writes there and acts on nothing else"
+        hint = "remove the staging folder (it is never committed), then build again"
+        raise InputError([Problem(path, 0, 0, "output", message, hint)])

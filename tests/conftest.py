@@ -25,3 +25,9 @@ def run() -> Run:
         return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
 
     return invoke
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test gets an empty no-op cache (taugen/cache.py), never the user's ~/.cache."""
+    monkeypatch.setenv("TAUGEN_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))

@@ -117,11 +117,11 @@ def load_json(path: Path) -> Any:
 
 
 def lock_semantics(text: bytes) -> dict[str, Any]:
-    """The lock without each cluster's sourcesDigest: that is a cache key over the input
-    bytes (taugen/uptodate.py), so reordered input, being other bytes, changes it by design."""
+    """The lock as data; it holds no cache key (R33: the no-op cache lives outside the tree),
+    so reordered input gives the same lock, byte for byte."""
     lock: dict[str, Any] = json.loads(text)
     for entry in lock["clusters"].values():
-        assert str(entry.pop("sourcesDigest")).startswith("sha256:")
+        assert set(entry) == {"gpuQuota", "inputsDigest", "observedAt"}, entry
     return lock
 
 
@@ -138,3 +138,15 @@ def assert_golden(actual: str, golden: Path, test_file: str) -> None:
         f"missing {golden}: run `TAUGEN_REGENERATE_GOLDEN=1 .venv/bin/pytest {test_file}`"
     )
     assert actual == golden.read_text(encoding="utf-8")
+
+
+STALE_PROFILE = """apiVersion: taugen.tau.azure.com/v1alpha1
+kind: WorkloadProfile
+metadata: {name: zz-added-after-the-build}
+policy: {priority_tier: default, topology: unconstrained}
+"""
+
+
+def add_profile(project: Path) -> None:
+    """Change what the committed catalog was resolved from (R30): one more profile."""
+    (project.parent / "profiles" / "zz-added-after-the-build.yaml").write_text(STALE_PROFILE)

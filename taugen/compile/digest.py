@@ -1,4 +1,12 @@
-"""The inputs digest (§5, R30): what a cluster's tree was compiled from, order-independent."""
+"""The inputs digest (§5, R30): the inputs a cluster's profile catalog was resolved from.
+
+It covers exactly what the catalog's entries depend on: the cluster's name, every profile,
+and for each gpu-class whether it has nodes and Ready nodes. A change that leaves the
+catalog as it is (a new tenant, one more node of a class) leaves the digest as it is, so two
+independent pull requests to one cluster do not conflict in `taugen.lock` or
+`profile-catalog.yaml` (issue 16), and render still refuses a catalog that a build would
+write differently (R32).
+"""
 
 from __future__ import annotations
 
@@ -7,26 +15,19 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from taugen.compile.quota import ClassQuota
 from taugen.load.profiles import LoadedProfile
 from taugen.models.profile import WorkloadProfile
 from taugen.resolve.cluster import ResolvedCluster
 
 
-def inputs_digest(cluster: ResolvedCluster, profiles: Sequence[LoadedProfile]) -> str:
-    """sha256 of the resolved inputs in canonical order, so reordering changes nothing."""
+def catalog_digest(
+    cluster: ResolvedCluster, profiles: Sequence[LoadedProfile], quotas: Sequence[ClassQuota]
+) -> str:
+    """sha256 of the catalog's inputs in canonical order, so reordering changes nothing."""
     facts: dict[str, Any] = {
-        "cluster": cluster.cluster.model_dump(mode="json")
-        | {"tenants": sorted((t.namespace, t.localQueue) for t in cluster.cluster.tenants)},
-        "nodes": [
-            [
-                n.name,
-                n.ready,
-                n.gpu_class,
-                dict(n.labels),
-                {k: str(v) for k, v in sorted(n.facts.allocatable.items())},
-            ]
-            for n in cluster.nodes
-        ],
+        "cluster": cluster.name,
+        "classes": sorted([q.gpu_class, q.nodes > 0, q.slots > 0] for q in quotas),
         "profiles": sorted(
             (_profile_facts(p.profile) for p in profiles),
             key=lambda p: str(p["metadata"]["name"]),

@@ -60,7 +60,7 @@ def load_view(config: Path, name: str | None) -> ClusterView:
     loaded = load_project(config)
     cluster = pick_cluster(loaded, name)
     resolved = resolve(load_cluster_inputs(loaded, cluster))
-    entry = read_lock(loaded.lock_path).clusters.get(cluster.name)
+    entry = read_lock(loaded.lock_path).lock.clusters.get(cluster.name)
     high_water = dict(entry.gpuQuota) if entry else {}
     quotas, _ = plan_quotas(resolved, high_water, allow_decrease=False)
     return ClusterView(loaded, cluster, resolved, high_water, tuple(quotas))

@@ -47,7 +47,7 @@ def collect(options: ReportOptions) -> Report:
     say(f"loading {options.project_file}")
     loaded = load_project(options.project_file)
     clusters = selected_clusters(loaded, options.cluster)
-    lock = read_lock(loaded.lock_path)
+    lock = read_lock(loaded.lock_path).lock
     changes = None
     if options.diff_base is not None:
         say(f"comparing with {options.diff_base}")

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from taugen.compile.catalog import not_ready_reason
-from taugen.compile.quota import plan_quotas
 from taugen.errors import InputError, Problem
 from taugen.load.profiles import ReplacementLoop, replacement_chain
-from taugen.lock import read_lock
 from taugen.models.profile import Policy
 from taugen.resolve.rules import gpu_class_error
 from taugen.runs.catalog import Catalog, CatalogEntry
 from taugen.runs.load import LoadedRun
-from taugen.runs.state import ClusterState
+from taugen.runs.state import ClusterState, current_quotas
 
 
 def resolve_policy(loaded: LoadedRun, entry: CatalogEntry, state: ClusterState) -> Policy:
@@ -32,8 +30,7 @@ def not_ready(loaded: LoadedRun, entry: CatalogEntry, policy: Policy, state: Clu
     gpu-class the same reason the catalog would give, from the same inputs."""
     if policy.gpu_class == entry.policy.gpu_class:
         return None if entry.ready else entry.reason or f"profile {entry.name} is not ready"
-    previous = read_lock(state.loaded.lock_path).clusters.get(state.cluster.name)
-    quotas, _ = plan_quotas(state.resolved, previous.gpuQuota if previous else {}, allow_decrease=False)
+    quotas = current_quotas(state.loaded, state.cluster, state.resolved)
     reason = not_ready_reason(state.cluster.name, policy.gpu_class, {q.gpu_class: q for q in quotas})
     return None if reason is None else f"{reason} (policy.gpu_class of the run)"
 

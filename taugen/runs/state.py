@@ -11,13 +11,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from taugen.compile.digest import inputs_digest
+import yaml
+
+from taugen.compile.catalog import CATALOG_KEY, catalog
+from taugen.compile.digest import catalog_digest
+from taugen.compile.quota import ClassQuota, plan_quotas
 from taugen.errors import InputError, Problem
+from taugen.history import quota_history
 from taugen.load.profiles import LoadedProfile
 from taugen.load.project import LoadedProject, load_cluster_inputs
+from taugen.lock import read_lock
 from taugen.models.project import Cluster
 from taugen.resolve.cluster import ResolvedCluster, resolve
-from taugen.runs.catalog import Catalog, read_catalog
+from taugen.runs.catalog import Catalog, CatalogBody, read_catalog
 
 
 @dataclass(frozen=True)
@@ -28,10 +34,11 @@ class ClusterState:
     folder: Path  # out/<cluster>/
     catalog: Catalog
     digest: str  # of the current inputs
+    expected: CatalogBody  # what a build of the current inputs writes (issue 17: never trust an edit)
 
     @property
     def stale(self) -> bool:
-        return self.catalog.digest != self.digest
+        return self.catalog.digest != self.digest or self.catalog.body != self.expected
 
     @property
     def series_to_class(self) -> dict[str, str]:
@@ -40,16 +47,31 @@ class ClusterState:
 
 def cluster_state(loaded: LoadedProject, cluster: Cluster, profiles: Sequence[LoadedProfile]) -> ClusterState:
     folder = loaded.output_root(None) / cluster.name
-    catalog = read_catalog(folder)
+    committed = read_catalog(folder)
     resolved = resolve(load_cluster_inputs(loaded, cluster))
-    return ClusterState(loaded, cluster, resolved, folder, catalog, inputs_digest(resolved, profiles))
+    quotas = current_quotas(loaded, cluster, resolved)
+    digest = catalog_digest(resolved, profiles, quotas)
+    text = catalog(resolved, profiles, quotas, digest).obj["data"][CATALOG_KEY]
+    expected = CatalogBody.model_validate(yaml.safe_load(text))
+    return ClusterState(loaded, cluster, resolved, folder, committed, digest, expected)
+
+
+def current_quotas(loaded: LoadedProject, cluster: Cluster, resolved: ResolvedCluster) -> list[ClassQuota]:
+    """The quotas a build of the current inputs writes (R26: the lock's, else the tree's, marks)."""
+    history = quota_history(
+        cluster, read_lock(loaded.lock_path), loaded.lock_path, loaded.output_root(None) / cluster.name
+    )
+    return plan_quotas(resolved, history.marks, allow_decrease=False)[0]
 
 
 def stale_problem(state: ClusterState) -> Problem:
     return state.catalog.digest_at.problem(
         "R32",
         f"the profile catalog of cluster {state.cluster.name} is stale: it was resolved from inputs "
-        f"{_short(state.catalog.digest)}, the current inputs are {_short(state.digest)}",
+        f"{_short(state.catalog.digest)}, the current inputs are {_short(state.digest)}"
+        if state.catalog.digest != state.digest
+        else f"the profile catalog of cluster {state.cluster.name} is not what a build of the current "
+        "inputs writes (edited by hand?)",
         "run `taugen build` and commit out/ and taugen.lock; nothing is rendered from a stale catalog",
     )
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Run
-from tests.helpers import write_yaml
+from tests.helpers import add_profile, write_yaml
 from tests.runs_helpers import RENDER_CASES, build_lab, objects_of, run_doc
 
 TORCHRUN = RENDER_CASES / "gpu-same-network-domain-torchrun.yaml"
@@ -53,8 +53,7 @@ def test_render_refuses_a_not_ready_profile(run: Run, project: Path) -> None:
 
 def test_render_and_preflight_refuse_a_stale_catalog(run: Run, tmp_path: Path) -> None:
     project = build_lab(tmp_path)
-    inventory = tmp_path / "inventory.yaml"
-    inventory.write_text(inventory.read_text().replace("ready: false, ", ""))
+    add_profile(project)
     for command in ("render", "preflight"):
         result = run(command, TORCHRUN, "-c", project)
         assert result.exit_code == 2, command

@@ -56,7 +56,7 @@ def test_a_crash_after_the_commit_is_rolled_forward(
     _crash_at(monkeypatch, point)
     with pytest.raises(Crash):
         tree.write_tree(root, NEW, lock=(lock, b"new lock\n"))
-    tree.recover(root)
+    tree.recover(root, lock)
     assert _state(root, lock) == (_expected(NEW), b"new lock\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "taugen.lock"]
 
@@ -66,7 +66,7 @@ def test_a_dropped_cluster_is_dropped_on_recovery(tmp_path: Path, monkeypatch: p
     _crash_at(monkeypatch, "committed:1")
     with pytest.raises(Crash):
         tree.write_tree(root, {"c1": NEW["c1"]}, drop=("c2",), lock=(lock, b"new lock\n"))
-    tree.recover(root)
+    tree.recover(root, lock)
     assert _state(root, lock) == (_expected({"c1": NEW["c1"]}), b"new lock\n")
 
 
@@ -77,8 +77,7 @@ def test_recovery_without_a_journal_deletes_the_staged_lock(tmp_path: Path) -> N
     (staging / "c1").mkdir(parents=True)
     temporary = tmp_path / ".taugen.lock.taugen-tmp"
     temporary.write_bytes(b"new lock\n")
-    (staging / tree.PLAN).write_text(f'{{"lock": ["{temporary}", "{lock}"]}}')
-    tree.recover(root)
+    tree.recover(root, lock)
     assert _state(root, lock) == (_expected(OLD), b"old lock\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "taugen.lock"]
 

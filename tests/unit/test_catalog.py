@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 import yaml
 
-from taugen.compile.digest import inputs_digest
+from taugen.compile.digest import catalog_digest
+from taugen.compile.quota import plan_quotas
 from taugen.load.project import load_project, load_project_profiles
 from tests.helpers import gpu_node, inventory, load_json, rules, write_yaml
 from tests.unit._support import (
@@ -142,7 +143,9 @@ def test_r30_digest_matches_the_lock(catalog_root: Path) -> None:
 def _digest_of(root: Path, nodes: list[dict[str, Any]], **project: Any) -> str:
     """The inputs digest a build would write (R30), computed without writing anything."""
     path = write_project(root, inventory(nodes), **project)
-    return inputs_digest(resolve_project(path), load_project_profiles(load_project(path)))
+    resolved = resolve_project(path)
+    quotas, _ = plan_quotas(resolved, {}, allow_decrease=False)
+    return catalog_digest(resolved, load_project_profiles(load_project(path)), quotas)
 
 
 def test_r30_digest_ignores_node_order(tmp_path: Path) -> None:
@@ -158,18 +161,41 @@ def test_r30_digest_ignores_node_order(tmp_path: Path) -> None:
         [gpu_node("h-0"), gpu_node("h-1", gpus=4)],
         [gpu_node("h-0"), gpu_node("h-1", labels={"net.unbounded-cloud.io/network-domain": "ib"})],
     ],
-    ids=["node-added", "readiness", "allocatable", "provider-label"],
+    ids=["node-added", "one-node-not-ready", "allocatable", "provider-label"],
 )
-def test_r30_digest_changes_with_the_inventory(tmp_path: Path, changed: list[dict[str, Any]]) -> None:
+def test_r30_digest_holds_when_the_catalog_would_not_change(
+    tmp_path: Path, changed: list[dict[str, Any]]
+) -> None:
+    """Issue 16: a change that leaves every profile's readiness as it is leaves the digest, so
+    two independent pull requests to one cluster do not conflict in the lock or the catalog."""
+    base = [gpu_node("h-0"), gpu_node("h-1")]
+    assert _digest_of(tmp_path / "a", base) == _digest_of(tmp_path / "b", changed)
+
+
+def test_r30_digest_holds_when_a_tenant_is_added(tmp_path: Path) -> None:
+    nodes = [gpu_node("h-0")]
+    tenants = ("team-a", "team-b")
+    assert _digest_of(tmp_path / "a", nodes) == _digest_of(tmp_path / "b", nodes, tenants=tenants)
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        [gpu_node("h-0", ready=False), gpu_node("h-1", ready=False)],
+        [gpu_node("h-0"), gpu_node("h-1"), gpu_node("x-0", H100)],
+    ],
+    ids=["no-ready-node-left", "class-added"],
+)
+def test_r30_digest_changes_with_readiness(tmp_path: Path, changed: list[dict[str, Any]]) -> None:
     base = [gpu_node("h-0"), gpu_node("h-1")]
     assert _digest_of(tmp_path / "a", base) != _digest_of(tmp_path / "b", changed)
 
 
-def test_r30_digest_changes_with_rules_and_profiles(tmp_path: Path) -> None:
+def test_r30_digest_changes_with_rules_that_change_classes_and_with_profiles(tmp_path: Path) -> None:
     nodes = [gpu_node("h-0")]
     base = _digest_of(tmp_path / "a", nodes)
-    relabel = rules((["Standard_ND96isr_H200_v5"], {"example.com/pool": "p"}))
-    with_rule = _digest_of(tmp_path / "b", nodes, rules_doc=relabel)
+    reclass = rules((["Standard_ND96isr_H200_v5"], {"tau.azure.com/gpu-class": "h200-custom"}))
+    with_rule = _digest_of(tmp_path / "b", nodes, rules_doc=reclass)
     names = write_profiles(tmp_path / "c", profile("only-one"))
     with_profiles = _digest_of(tmp_path / "c", nodes, profiles=names)
     assert len({base, with_rule, with_profiles}) == 3

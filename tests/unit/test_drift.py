@@ -15,6 +15,7 @@ from taugen.drift.command import drift
 from taugen.drift.compare import Drift, GpuDrift, LabelDrift, tree_labels
 from taugen.drift.report import as_json, as_text
 from tests.day_two_helpers import CLUSTERS, PROJECT, SYNCED, built_copy
+from tests.helpers import add_profile
 from tests.unit._support import problems_of
 
 Mutation = Callable[[dict[str, Any]], None]
@@ -111,8 +112,7 @@ def test_membership_and_gpu_capacity_drift(project: Path, tmp_path: Path, cluste
 def test_a_stale_tree_is_a_warning(project: Path, tmp_path: Path) -> None:
     """R32's digest: the tree was compiled from other inputs; drift still compares, and says so."""
     stale = built_copy(tmp_path)
-    inventory = stale.parent / "native" / "inventory.yaml"
-    inventory.write_text(inventory.read_text().replace("    ready: false\n", ""))
+    add_profile(stale)
     found = _drift(stale, tmp_path, "native", lambda doc: None)
     assert [(w.rule, w.severity) for w in found.warnings] == [("R32", "warning")]
     assert not found.drifted

@@ -28,8 +28,7 @@ def test_lock_is_deterministic_json_beside_the_project(tmp_path: Path) -> None:
     lock = json.loads(raw)
     assert raw == (json.dumps(lock, indent=2, sort_keys=True) + "\n").encode()
     entry = lock["clusters"]["c1"]
-    assert DIGEST.match(entry.pop("treeDigest"))
-    assert DIGEST.match(entry.pop("sourcesDigest"))
+    assert set(entry) == {"gpuQuota", "inputsDigest", "observedAt"}  # R33: nothing of this machine
     assert lock == {
         "apiVersion": "taugen.tau.azure.com/v1alpha1",
         "kind": "Lock",

@@ -12,7 +12,7 @@ import pytest
 from taugen.errors import Problem
 from taugen.runs.context import resolve_run
 from taugen.runs.render import render
-from tests.helpers import write_yaml
+from tests.helpers import add_profile, write_yaml
 from tests.runs_helpers import PROJECT, RENDER_CASES, build_lab, context_of, run_doc
 from tests.unit._support import problems_of
 
@@ -31,15 +31,9 @@ def _only(problems: list[Problem]) -> Problem:
 
 
 def test_stale_catalog_is_refused(tmp_path: Path) -> None:
-    """R32: an inventory changed since the build makes the catalog stale; nothing is rendered."""
+    """R32: a profile changed since the build makes the catalog stale; nothing is rendered."""
     project = build_lab(tmp_path)
-    inventory = (tmp_path / "inventory.yaml").read_text()
-    (tmp_path / "inventory.yaml").write_text(
-        inventory.replace(
-            "h200-a3, vmSize: Standard_ND96isr_H200_v5, ready: false",
-            "h200-a3, vmSize: Standard_ND96isr_H200_v5",
-        )
-    )
+    add_profile(project)
     problem = _only(problems_of(lambda: resolve_run(RUN, project)))
     assert (problem.rule, problem.path.name) == ("R32", "profile-catalog.yaml")
     assert problem.message.startswith(

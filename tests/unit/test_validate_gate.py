@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+import taugen.cache
 import taugen.compile.cluster
-import taugen.uptodate
 from taugen.backends import BACKENDS
 from taugen.backends.kueue import KueueBackend
 from taugen.compile.manifest import Manifest
@@ -173,8 +173,8 @@ SABOTAGE = {
 
 
 def _sabotage(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # A changed taugen: the lock's sourcesDigest no longer matches, so the build compiles.
-    monkeypatch.setattr(taugen.uptodate, "_compiler_digest", lambda: "a changed taugen")
+    # A changed taugen: the no-op cache's key no longer matches, so the build compiles.
+    monkeypatch.setattr(taugen.cache, "_compiler_digest", lambda: "a changed taugen")
     if name == "node-unknown-field":
         monkeypatch.setattr(taugen.compile.cluster, "node_labels", _node_with_unknown_field(node_labels))
     else:
