@@ -297,3 +297,22 @@ def test_inventory_import_refuses_a_symlinked_inventory(tmp_path: Path, run: Run
     assert link.is_symlink()
     assert real.read_bytes() == NATIVE.read_bytes()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["inventory.yaml", "outside"]
+
+
+@pytest.mark.parametrize("command", ["schema", "init"])
+def test_schema_and_init_on_a_read_only_file_system_are_exit_2(
+    tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    def read_only(folder: Path, name: str) -> tuple[int, Path]:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(safewrite, "_temp_file", read_only)
+    (tmp_path / "t").mkdir()
+    args = ["schema", "--out", tmp_path / "t"] if command == "schema" else ["init", tmp_path / "t"]
+    result = run(*args)
+    first = "project.schema.json" if command == "schema" else "taugen.yaml"
+    assert (result.exit_code, result.output) == (
+        2,
+        refusal(tmp_path / "t" / first, "cannot write: Read-only file system", FAULT_HINT),
+    )
+    assert list((tmp_path / "t").iterdir()) == []
