@@ -29,9 +29,6 @@ from taugen.input_schemas import KINDS, schema_files
 from taugen.inventory_ops import report as import_report
 from taugen.inventory_ops import show as inventory_show
 from taugen.inventory_ops.refresh import import_nodes, project_inventory
-from taugen.kai_api import write_kai_schemas
-from taugen.kueue_api import write_kueue_schemas
-from taugen.nodelabels.nfd_api import write_nfd_schemas
 from taugen.progress import Progress, ProgressLine, silent
 from taugen.report.command import ReportOptions, write_report
 from taugen.runs import report as run_report
@@ -42,6 +39,7 @@ from taugen.runs.profiles import as_table, profile_tables
 from taugen.runs.render import FORMATS as RENDER_FORMATS
 from taugen.runs.render import render
 from taugen.scaffold import DEFAULT_CLUSTER, DEFAULT_REPO_URL, init
+from taugen.schema_export import export_schemas
 from taugen.simulate import report as sim_report
 from taugen.simulate.project import SimulateOptions, run_simulation
 from taugen.validate.command import ValidateOptions, validate_paths
@@ -178,14 +176,10 @@ def _report(result: BuildResult, check: bool) -> int:
 @_guarded
 def schema_command(kind: str | None, out: Path | None) -> int:
     """Print the JSON Schema of an input KIND, or write them all (Kueue's too) with --out."""
-    files = schema_files()
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        for name, content in files.items():
-            (out / name).write_bytes(content)
-        kueue = write_kueue_schemas(out) + write_nfd_schemas(out) + write_kai_schemas(out)
-        click.echo(f"wrote {len(files) + len(kueue)} schemas to {out}")
+        click.echo(f"wrote {len(export_schemas(out))} schemas to {out}")
         return EXIT_OK
+    files = schema_files()
     chosen = [f"{kind.lower()}.schema.json"] if kind else sorted(files)
     for name in chosen:
         click.echo(files[name].decode(), nl=False)

@@ -3,12 +3,12 @@
 A ClusterInventory is edited in place (edit.py): comments, key order and hand-written
 fields stay. An inventory that is itself kubectl output (NodeList form) holds nothing
 written by hand, so it is replaced by NODELIST as it is. Either way the file is written
-atomically (a temporary file beside it, validated, then renamed) and only when it changes.
+atomically (a temporary file beside it, validated, then renamed) and only when it changes,
+and never through a symbolic link or onto anything but a regular file (taugen.safewrite).
 """
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -19,6 +19,7 @@ from taugen.inventory_ops.edit import refreshed_text
 from taugen.load.document import read_text
 from taugen.load.inventory import Inventory, load_inventory
 from taugen.load.project import load_project
+from taugen.safewrite import refuse_unsafe, write_file
 
 NATIVE, NODELIST = "ClusterInventory", "NodeList"
 
@@ -34,6 +35,8 @@ class ImportResult:
 
 
 def import_nodes(source: Path, target: Path, dry_run: bool) -> ImportResult:
+    if not dry_run:
+        refuse_unsafe(target)  # before reading it: a link is never followed
     live = _live(source)
     current = load_inventory(target)
     native = bool(current.nodes) and current.nodes[0].native
@@ -73,15 +76,14 @@ def _stamp(inventory: Inventory) -> str:
 
 def _write_atomically(target: Path, text: str) -> None:
     """Validated before the rename: a refresh that would not load is never written (exit 2)."""
-    temporary = target.with_name(f".{target.name}.taugen-tmp")
-    temporary.write_text(text, encoding="utf-8")
+    write_file(target, text.encode("utf-8"), lambda temporary: _loads(temporary, target))
+
+
+def _loads(temporary: Path, target: Path) -> None:
     try:
-        shutil.copymode(target, temporary)
         load_inventory(temporary)
     except InputError as err:
-        temporary.unlink()
         raise InputError([replace(p, path=target) for p in err.problems]) from None
-    temporary.replace(target)
 
 
 def project_inventory(config: Path, cluster: str | None) -> Path:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +20,7 @@ from taugen.report.page import page
 from taugen.report.simulation import simulate_view
 from taugen.report.topology import hosts_of, tree
 from taugen.resolve.cluster import resolve
+from taugen.safewrite import refuse_unsafe, write_file
 
 
 @dataclass(frozen=True)
@@ -67,13 +67,12 @@ def report_html(options: ReportOptions) -> str:
 
 
 def write_report(options: ReportOptions) -> Path:
-    """Write the page beside its final name, then rename: a failed report leaves nothing behind."""
+    """Write the page beside its final name, then rename: a failed report leaves nothing behind.
+    --out is refused before any work when it is a link, a device, a FIFO or a folder (issue 17)."""
     if not options.out.parent.is_dir():
         raise TaugenError(f"--out {options.out}: no folder {options.out.parent} to write it in")
-    html = report_html(options)
-    temporary = options.out.with_name(f".{options.out.name}.{os.getpid()}.tmp")
-    temporary.write_text(html, encoding="utf-8")
-    temporary.replace(options.out)
+    refuse_unsafe(options.out)
+    write_file(options.out, report_html(options).encode("utf-8"))
     return options.out
 
 

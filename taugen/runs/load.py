@@ -30,10 +30,15 @@ def load_run(path: Path) -> LoadedRun:
     doc = load_one(path)
     run = validate(Run, doc, RULE)
     problems = ProblemCollector()
-    problems.extend(_resource_problems(doc, run))
-    problems.extend(_name_problems(doc, run))
+    problems.extend(run_problems(doc, run))
     problems.raise_if_any()
     return LoadedRun(run, doc)
+
+
+def run_problems(doc: Document, run: Run) -> list[Problem]:
+    """What the model cannot say: resource names and amounts, rank hostnames. A run file and
+    each run of a WorkloadSet (`simulate`) are checked alike (issue 17 item 9)."""
+    return _resource_problems(doc, run) + _name_problems(doc, run)
 
 
 def _resource_problems(doc: Document, run: Run) -> list[Problem]:

@@ -1,7 +1,8 @@
 """`taugen init`: scaffold a config repository — project, inventory, rules, CI, Argo CD, Flux.
 
 Nothing existing is ever overwritten: when any file to write is already there, init names
-them all and writes nothing.
+them all and writes nothing. Nothing is written through a symbolic link (issue 17 item 4):
+not the target folder, not a folder inside it; the files are written by taugen.safewrite.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 
 from taugen.errors import TaugenError
 from taugen.names import dns1123_label_error
+from taugen.safewrite import write_files
 from taugen.scaffold.files import Context, scaffold_files
 
 DEFAULT_CLUSTER = "my-cluster"
@@ -26,11 +28,26 @@ def init(target: Path, cluster: str = DEFAULT_CLUSTER, repo_url: str = DEFAULT_R
     if why := dns1123_label_error(cluster):
         raise InitRefused(f"--cluster {cluster!r} {why}; use a DNS-1123 label such as eastus-prod")
     content = scaffold_files(Context(cluster, repo_url))
+    _refuse_links(target, list(content))
     _refuse_existing(target, list(content))
-    for rel, data in content.items():
-        (target / rel).parent.mkdir(parents=True, exist_ok=True)
-        (target / rel).write_bytes(data)
+    write_files(target, content)
     return list(content)
+
+
+def _refuse_links(target: Path, paths: list[str]) -> None:
+    """The target, or a folder init would write into, is a symbolic link: named, nothing written."""
+    if target.is_symlink():
+        raise InitRefused(f"{target} is a symbolic link: init never writes through one; nothing was written")
+    folders = {folder for rel in paths for folder in Path(rel).parents if folder != Path()}
+    links: list[Path] = []
+    for folder in sorted(folders):  # a parent sorts before its children: name the outermost link
+        if not any(folder.is_relative_to(link) for link in links) and (target / folder).is_symlink():
+            links.append(folder)
+    if links:
+        raise InitRefused(
+            f"refusing to write through {len(links)} symbolic link(s) in {target}: "
+            f"{', '.join(f.as_posix() for f in links)}; nothing was written"
+        )
 
 
 def _refuse_existing(target: Path, paths: list[str]) -> None:

@@ -10,7 +10,7 @@ from taugen.load.document import Document, Loc, Position, load_one
 from taugen.load.validate import validate
 from taugen.models.workloads import WorkloadSet
 from taugen.runs.context import RunContext, catalog_entry, run_tenant
-from taugen.runs.load import LoadedRun
+from taugen.runs.load import LoadedRun, run_problems
 from taugen.runs.policy import not_ready, resolve_policy
 from taugen.runs.shape import check_shape
 from taugen.runs.state import ClusterState
@@ -43,7 +43,9 @@ class LoadedWorkloads:
 def load_workloads(path: Any) -> LoadedWorkloads:
     doc = load_one(path)
     loaded = LoadedWorkloads(validate(WorkloadSet, doc, RULE), doc)
-    problems = _duplicates(loaded)
+    problems = _duplicates(loaded) + _negative_running(loaded)
+    for index, run in enumerate(loaded.workloads.runs):
+        problems += run_problems(loaded.run_doc(index), run)
     if problems:
         raise InputError(problems)
     return loaded
@@ -61,6 +63,18 @@ def _duplicates(loaded: LoadedWorkloads) -> list[Problem]:
             )
         seen.add(run.metadata.name)
     return found
+
+
+def _negative_running(loaded: LoadedWorkloads) -> list[Problem]:
+    """A negative request of a running pod would free capacity that is not there (issue 17)."""
+    return [
+        loaded.doc.at(["running", index, "requests", name]).problem(
+            RULE, f"{name} is negative ({quantity})", "a running pod requests a value >= 0"
+        )
+        for index, pod in enumerate(loaded.workloads.running)
+        for name, quantity in pod.requests.items()
+        if quantity.value < 0
+    ]
 
 
 def resolve_runs(loaded: LoadedWorkloads, state: ClusterState) -> list[RunContext]:

@@ -112,19 +112,56 @@ def test_the_rules_are_in_the_helm_values_shape(repo: Path) -> None:
 # --- GitOps objects: structure (their schemas are upstream's, named on each file's first line) ---
 
 
-def test_applicationset_generates_one_application_per_out_folder(repo: Path) -> None:
+def test_applicationset_lists_the_projects_clusters(repo: Path) -> None:
+    """Issue 17 item 8: a list generator of the project's clusters, not a Git directory
+    generator over out/* (which deployed any folder a pull request added under out/)."""
     appset = _doc(repo, "argocd/applicationset.yaml")
     assert (appset["apiVersion"], appset["kind"]) == ("argoproj.io/v1alpha1", "ApplicationSet")
+    assert appset["metadata"] == {"name": "taugen", "namespace": "argocd"}
     spec = appset["spec"]
-    assert spec["goTemplate"] is True
-    assert spec["generators"] == [
-        {"git": {"repoURL": URL, "revision": "HEAD", "directories": [{"path": "out/*"}]}}
-    ]
+    assert (spec["goTemplate"], spec["goTemplateOptions"]) == (True, ["missingkey=error"])
+    assert spec["generators"] == [{"list": {"elements": [{"cluster": CLUSTER}]}}]
     template = spec["template"]
-    assert template["metadata"]["name"] == "taugen-{{.path.basename}}"
-    assert template["spec"]["source"] == {"repoURL": URL, "targetRevision": "HEAD", "path": "{{.path.path}}"}
-    assert template["spec"]["destination"] == {"name": "{{.path.basename}}"}
+    assert template["metadata"]["name"] == "taugen-{{.cluster}}"
+    assert template["spec"]["source"] == {
+        "repoURL": URL,
+        "targetRevision": "HEAD",
+        "path": "out/{{.cluster}}",
+    }
+    assert template["spec"]["destination"] == {"name": "{{.cluster}}"}
     assert template["spec"]["project"] == "default"
+    assert template["spec"]["syncPolicy"] == {"automated": {"prune": True, "selfHeal": True}}
+
+
+def _applications(appset: dict[str, Any]) -> list[dict[str, Any]]:
+    """As the ApplicationSet controller expands a list generator: each element's keys into the
+    template; `missingkey=error` fails on any other key, so none may be left over."""
+    apps = []
+    for element in appset["spec"]["generators"][0]["list"]["elements"]:
+        text = json.dumps(appset["spec"]["template"])
+        for key, value in element.items():
+            text = text.replace("{{." + key + "}}", value)
+        assert "{{" not in text, text
+        apps.append(json.loads(text))
+    return apps
+
+
+def test_applicationset_deploys_exactly_the_projects_clusters_not_a_stray_folder(tmp_path: Path) -> None:
+    init(tmp_path, CLUSTER, URL)
+    (tmp_path / "out" / CLUSTER).mkdir(parents=True)
+    (tmp_path / "out" / "rogue").mkdir()  # a pull request's folder: never an Application
+    clusters = [c["name"] for c in _doc(tmp_path, "taugen.yaml")["clusters"]]
+    apps = _applications(_doc(tmp_path, "argocd/applicationset.yaml"))
+    assert [(a["metadata"]["name"], a["spec"]["source"]["path"], a["spec"]["destination"]) for a in apps] == [
+        (f"taugen-{c}", f"out/{c}", {"name": c}) for c in clusters
+    ]
+    assert clusters == [CLUSTER]
+
+
+def test_flux_files_name_only_the_projects_clusters(repo: Path) -> None:
+    flux = sorted(p.relative_to(repo).as_posix() for p in (repo / "flux").iterdir())
+    assert flux == [f"flux/{CLUSTER}.yaml"]
+    assert _doc(repo, flux[0])["spec"]["path"] == f"./out/{CLUSTER}"  # one folder, no glob
 
 
 HEALTH = "resource.customizations.health.kueue.x-k8s.io_"

@@ -102,3 +102,30 @@ def test_diff_simulate_reports_runs_that_change(run: Run, project: Path, tmp_pat
         "eastus/ib-a: evicted and requeued",
     ]
     assert len(headlines) == 3 and headlines[2].startswith("team-b/eval-1: admitted → pending")
+
+
+def test_negative_requests_are_bad_input(run: Run, project: Path, tmp_path: Path) -> None:
+    """Issue 17 item 9: a negative request (a running pod's, or a run's) would free capacity that
+    is not there; each is exit 2 at its position, as a run file's is (runs/load.py)."""
+    bad = write_yaml(
+        tmp_path / "bad.yaml",
+        {
+            "kind": "WorkloadSet",
+            "runs": [
+                {
+                    "metadata": {"name": "etl", "namespace": "team-b"},
+                    "createdAt": "2026-11-29T10:00:00Z",
+                    "profile": "cpu-batch",
+                    "resources": {"cpu": "-4", "memory": "1Gi"},
+                }
+            ],
+            "running": [{"node": "h200-b0", "requests": {"nvidia.com/gpu": -8}}],
+        },
+    )
+    result = run("simulate", bad, "-c", project)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"{bad}:9:10: error: cpu is negative (-4) [run]\n  hint: request a value >= 0\n"
+        f"{bad}:14:21: error: nvidia.com/gpu is negative (-8) [S1]\n"
+        "  hint: a running pod requests a value >= 0\n"
+    )
