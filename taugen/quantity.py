@@ -23,8 +23,8 @@ _BINARY = {"Ki": 1, "Mi": 2, "Gi": 3, "Ti": 4, "Pi": 5, "Ei": 6}
 _SUFFIX_OF_EXP = {exp: suffix for suffix, exp in _DECIMAL.items()}
 _SUFFIX_OF_POW = {pow_: suffix for suffix, pow_ in _BINARY.items()}
 _PATTERN = re.compile(
-    r"^(?P<num>[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"
-    r"(?P<suffix>Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?$"
+    r"(?P<num>[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"
+    r"(?P<suffix>Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?"
 )
 _NANO = Fraction(1, 10**9)
 _MAX_EXPONENT = 18  # Kubernetes caps a quantity at 2^63-1 (~9.2e18): 1e400 is refused, not computed
@@ -64,7 +64,7 @@ class Quantity:
 def _parse(text: str | int) -> Quantity:
     if isinstance(text, int):
         return Quantity(Fraction(text), "DecimalSI")
-    match = _PATTERN.match(text.strip())
+    match = _PATTERN.fullmatch(text.strip())
     if match is None:
         raise QuantityError(f"{text!r} is not a Kubernetes quantity (e.g. 8, 500m, 64Gi)")
     number = Fraction(match["num"])
