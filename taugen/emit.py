@@ -25,12 +25,25 @@ class _Dumper(_BASE):  # type: ignore[misc]
 
 def _str(dumper: Any, value: str) -> Any:
     style = "|" if "\n" in value else None
-    if style is None and value[:1] in _LOOKS_TYPED and not reads_as_string(value):
-        style = "'"  # libyaml quotes by YAML 1.1; "1e400" or "0o17" are numbers to YAML 1.2 readers
+    if style is None and looks_typed(value):
+        style = "'"
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
 _LOOKS_TYPED = frozenset("0123456789+-.~tTfFnN")
+# YAML 1.1's booleans and null (yaml.org/type/bool, /null), in any case: PyYAML leaves y, Y,
+# n and N plain, and kubectl's go-yaml (1.1) reads them as booleans (issue 17 item 9).
+YAML11_WORDS = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~"})
+
+
+def looks_typed(value: str) -> bool:
+    """Whether `value`, written plain, would be anything but a string to a YAML 1.1 or 1.2 reader.
+
+    libyaml quotes by PyYAML's 1.1 rules (yes, 017, 1:20, 2026-11-29); this adds what they
+    miss: 1.1's y/n and mixed-case words, and 1.2's numbers ("1e400", "0o17")."""
+    if value.lower() in YAML11_WORDS:
+        return True
+    return value[:1] in _LOOKS_TYPED and not reads_as_string(value)
 
 
 _Dumper.add_representer(str, _str)

@@ -2,8 +2,31 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+# Issue 17 item 9: a message quotes input values. Printed whole, a 1 MB value floods stderr and
+# a newline in one starts a line of its own (`::error::…` is a GitHub Actions command).
+SHOWN_RUN = 80  # a value longer than LONG_RUN is cut to its first SHOWN_RUN characters
+LONG_RUN = 160  # runs up to this long (most paths) are kept whole
+MAX_TEXT = 2000
+_LONG = re.compile(rf"\S{{{LONG_RUN + 1},}}")
+
+
+def escaped(text: str) -> str:
+    """`text` on one line: control and other unprintable characters as Python escapes (\\n)."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def bounded(text: str) -> str:
+    """`text` safe to print in a message: escaped, long values cut (with their length)."""
+    if len(text) <= LONG_RUN and text.isprintable():
+        return text  # the common case, checked first: a build may report 100,000 problems
+    text = _LONG.sub(lambda m: f"{m[0][:SHOWN_RUN]}… ({len(m[0])} characters)", escaped(text))
+    return text if len(text) <= MAX_TEXT else f"{text[:MAX_TEXT]}… ({len(text)} characters in all)"
 
 
 @dataclass(frozen=True, order=True)
@@ -18,11 +41,16 @@ class Problem:
     hint: str = field(default="", compare=False)
     severity: str = field(default="error", compare=False)
 
+    def __post_init__(self) -> None:
+        # One place for every message (issue 17 item 9); frozen, so set through object.
+        object.__setattr__(self, "message", bounded(self.message))
+        object.__setattr__(self, "hint", bounded(self.hint))
+
     def as_warning(self) -> Problem:
         return Problem(self.path, self.line, self.col, self.rule, self.message, self.hint, "warning")
 
     def render(self, relative_to: Path | None = None) -> str:
-        shown = _shown(self.path, relative_to)
+        shown = escaped(_shown(self.path, relative_to))
         where = f"{shown}:{self.line}:{self.col}" if self.line else f"{shown}"
         text = f"{where}: {self.severity}: {self.message} [{self.rule}]"
         return f"{text}\n  hint: {self.hint}" if self.hint else text

@@ -1,26 +1,39 @@
-"""Kubernetes name and label syntax (apimachinery validation), used on inputs and outputs."""
+"""Kubernetes name and label syntax (apimachinery validation), used on inputs and outputs.
+
+The one home of these patterns (issue 17 item 5). Checks use `fullmatch`: with `match` and
+`^…$`, Python's `$` also matches before a trailing newline, so `a\\n` passed as a name. The
+`*_PATTERN` strings are for JSON Schemas and pydantic (whose Rust engine ends `$` at the end).
+"""
 
 from __future__ import annotations
 
 import re
 
-_LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
-DNS1123_LABEL_PATTERN = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
-DNS1123_SUBDOMAIN_PATTERN = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
-_DNS1123_LABEL = re.compile(DNS1123_LABEL_PATTERN)
-_DNS1123_SUBDOMAIN = re.compile(DNS1123_SUBDOMAIN_PATTERN)
-_QUALIFIED_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
+DNS1123_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+DNS1123_SUBDOMAIN = rf"{DNS1123_LABEL}(\.{DNS1123_LABEL})*"
+LABEL_VALUE = r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?"
+QUALIFIED_NAME = r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+
+DNS1123_LABEL_PATTERN = f"^{DNS1123_LABEL}$"
+DNS1123_SUBDOMAIN_PATTERN = f"^{DNS1123_SUBDOMAIN}$"
+LABEL_VALUE_PATTERN = f"^{LABEL_VALUE}$"
+
+_DNS1123_LABEL = re.compile(DNS1123_LABEL)
+_DNS1123_SUBDOMAIN = re.compile(DNS1123_SUBDOMAIN)
+_LABEL_VALUE = re.compile(LABEL_VALUE)
+_QUALIFIED_NAME = re.compile(QUALIFIED_NAME)
 
 LABEL_VALUE_MAX = 63
 DNS1123_LABEL_MAX = 63
 DNS1123_SUBDOMAIN_MAX = 253
+QUALIFIED_NAME_MAX = 63
 
 
 def label_value_error(value: str) -> str | None:
     """Why `value` is not a valid label value, or None."""
     if len(value) > LABEL_VALUE_MAX:
         return f"is {len(value)} characters long; label values are at most 63"
-    if not _LABEL_VALUE.match(value):
+    if not _LABEL_VALUE.fullmatch(value):
         return (
             "must be empty or start and end with a letter or digit, with only letters, "
             "digits, '-', '_' and '.' between"
@@ -31,7 +44,7 @@ def label_value_error(value: str) -> str | None:
 def dns1123_label_error(value: str) -> str | None:
     if len(value) > DNS1123_LABEL_MAX:
         return f"is {len(value)} characters long; at most 63 are allowed"
-    if not _DNS1123_LABEL.match(value):
+    if not _DNS1123_LABEL.fullmatch(value):
         return "must be lower-case letters, digits and '-', starting and ending with a letter or digit"
     return None
 
@@ -39,16 +52,19 @@ def dns1123_label_error(value: str) -> str | None:
 def dns1123_subdomain_error(value: str) -> str | None:
     if len(value) > DNS1123_SUBDOMAIN_MAX:
         return f"is {len(value)} characters long; at most 253 are allowed"
-    if not _DNS1123_SUBDOMAIN.match(value):
+    if not _DNS1123_SUBDOMAIN.fullmatch(value):
         return "must be lower-case letters, digits, '-' and '.', starting and ending with a letter or digit"
     return None
 
 
 def label_key_error(key: str) -> str | None:
-    """Why `key` is not a valid label key ([prefix/]name), or None."""
-    prefix, _, name = key.rpartition("/")
-    if prefix and dns1123_subdomain_error(prefix):
-        return f"prefix {prefix!r} is not a DNS subdomain"
-    if not name or len(name) > 63 or not _QUALIFIED_NAME.match(name):
+    """Why `key` is not a valid label key ([prefix/]name), or None (apimachinery IsQualifiedName)."""
+    parts = key.split("/")
+    if len(parts) > 2:
+        return "has more than one '/'; a label key is [prefix/]name"
+    name = parts[-1]
+    if len(parts) == 2 and (not parts[0] or dns1123_subdomain_error(parts[0])):
+        return f"prefix {parts[0]!r} is not a DNS subdomain"
+    if not name or len(name) > QUALIFIED_NAME_MAX or not _QUALIFIED_NAME.fullmatch(name):
         return f"name part {name!r} must be 1-63 letters, digits, '-', '_' or '.'"
     return None

@@ -23,11 +23,15 @@ _BINARY = {"Ki": 1, "Mi": 2, "Gi": 3, "Ti": 4, "Pi": 5, "Ei": 6}
 _SUFFIX_OF_EXP = {exp: suffix for suffix, exp in _DECIMAL.items()}
 _SUFFIX_OF_POW = {pow_: suffix for suffix, pow_ in _BINARY.items()}
 _PATTERN = re.compile(
-    r"^(?P<num>[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"
-    r"(?P<suffix>Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?$"
+    r"(?P<num>[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"
+    r"(?P<suffix>Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?"
 )
 _NANO = Fraction(1, 10**9)
 _MAX_EXPONENT = 18  # Kubernetes caps a quantity at 2^63-1 (~9.2e18): 1e400 is refused, not computed
+# apimachinery (resource.Quantity): "no quantity may represent a number greater than 2^63-1 in
+# magnitude"; Kueue reads nvidia.com/gpu with Quantity.Value(), an int64 (issue 17 item 7).
+MAX_MAGNITUDE = 2**63 - 1
+_MAX_LENGTH = 64  # far above any real quantity; bounds the digits Fraction is asked to parse
 
 
 class QuantityError(ValueError):
@@ -62,9 +66,25 @@ class Quantity:
 # (issue 6: Fraction arithmetic was a tenth of a build). Quantity is immutable, so sharing is safe.
 @lru_cache(maxsize=4096)
 def _parse(text: str | int) -> Quantity:
+    quantity = _parse_unbounded(text)
+    if abs(quantity.value) > MAX_MAGNITUDE:
+        raise QuantityError(f"{_short(text)} is beyond 2^63-1, the largest Kubernetes quantity")
+    return quantity
+
+
+def _short(text: str | int) -> str:
+    shown = repr(text) if isinstance(text, str) else str(text)
+    return shown if len(shown) <= 40 else f"{shown[:40]}… ({len(shown)} characters)"
+
+
+def _parse_unbounded(text: str | int) -> Quantity:
     if isinstance(text, int):
+        if text.bit_length() > 64:  # str(int) of a huge number is slow; any such int is too big
+            raise QuantityError(f"an integer of {text.bit_length()} bits is beyond 2^63-1")
         return Quantity(Fraction(text), "DecimalSI")
-    match = _PATTERN.match(text.strip())
+    if len(text) > _MAX_LENGTH:
+        raise QuantityError(f"{_short(text)} is too long for a Kubernetes quantity")
+    match = _PATTERN.fullmatch(text.strip())
     if match is None:
         raise QuantityError(f"{text!r} is not a Kubernetes quantity (e.g. 8, 500m, 64Gi)")
     number = Fraction(match["num"])

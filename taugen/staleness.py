@@ -1,8 +1,13 @@
-"""R31: an inventory older than the lock's, or than maxInventoryAge, fails closed."""
+"""R31: an inventory older than the lock's, or than maxInventoryAge, fails closed.
+
+An inventory observed in the future (beyond CLOCK_SKEW after the build's clock) is refused
+too, --allow-stale or not (issue 17 item 7): its observedAt would become the lock's, and every
+real inventory after it would be "older than the lock".
+"""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from taugen.errors import InputError, Problem
 from taugen.load.inventory import Inventory
@@ -11,15 +16,19 @@ from taugen.models.base import format_duration
 from taugen.models.project import Cluster
 
 HINT = "export a current inventory, or pass --allow-stale to build from this one anyway"
+CLOCK_SKEW = timedelta(hours=1)  # how far an exporter's clock may run ahead of the build's
+FUTURE_HINT = "observedAt is when the nodes were read: fix the exporter's clock or the timestamp"
 
 
 def check_fresh(
     cluster: Cluster, inventory: Inventory, previous: ClusterLock | None, now: datetime, allow_stale: bool
 ) -> None:
+    observed = inventory.observed_at
+    if observed > now + CLOCK_SKEW:
+        raise InputError([_future(inventory, now)])
     if allow_stale:
         return
     problems: list[Problem] = []
-    observed = inventory.observed_at
     if previous is not None and observed < previous.observedAt:
         problems.append(
             inventory.observed_at_pos.problem(
@@ -41,6 +50,15 @@ def check_fresh(
         )
     if problems:
         raise InputError(problems)
+
+
+def _future(inventory: Inventory, now: datetime) -> Problem:
+    return inventory.observed_at_pos.problem(
+        "R31",
+        f"inventory observedAt {_iso(inventory.observed_at)} is in the future: more than "
+        f"{format_duration(CLOCK_SKEW)} after now ({_iso(now.replace(microsecond=0))})",
+        FUTURE_HINT,
+    )
 
 
 def _iso(moment: datetime) -> str:

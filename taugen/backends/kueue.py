@@ -11,11 +11,11 @@ from taugen.compile.quota import ClassQuota
 from taugen.errors import InputError
 from taugen.quantity import canonical
 from taugen.resolve.cluster import ResolvedCluster
-from taugen.resolve.labels import GPU_CLASS, LEVELS
+from taugen.resolve.labels import CPU_CLASS, GPU_CLASS, LEVELS, PLATFORM_PREFIX
 
 API = "kueue.x-k8s.io/v1beta2"
 TOPOLOGY = "taugrid-gpu-topology"
-CPU_FLAVOR = "taugrid-default-cpu"
+CPU_FLAVOR = PLATFORM_PREFIX + CPU_CLASS
 SLOT = "tau.azure.com/torchrun-host-slot"
 READY_SLOTS = "tau.azure.com/ready-torchrun-host-slots"
 COVERED = ("cpu", "memory", "nvidia.com/gpu", SLOT)  # R25, in this order

@@ -18,12 +18,16 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
-from taugen.names import DNS1123_LABEL_PATTERN, DNS1123_SUBDOMAIN_PATTERN
+from taugen.names import (
+    DNS1123_LABEL_PATTERN,
+    DNS1123_SUBDOMAIN,
+    DNS1123_SUBDOMAIN_PATTERN,
+    LABEL_VALUE_PATTERN,
+)
 
-LABEL_PREFIX = rf"({DNS1123_SUBDOMAIN_PATTERN.removeprefix('^').removesuffix('$')}/)?"
+LABEL_PREFIX = rf"({DNS1123_SUBDOMAIN}/)?"
 # apimachinery's qualified name: an optional DNS subdomain prefix and a 1-63 character name.
 LABEL_KEY_PATTERN = rf"^{LABEL_PREFIX}[A-Za-z0-9]([-A-Za-z0-9_.]{{0,61}}[A-Za-z0-9])?$"
-LABEL_VALUE_PATTERN = r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$"
 
 Int32 = Annotated[int, Strict(), Field(ge=-(2**31), le=2**31 - 1)]
 Int64 = Annotated[int, Strict(), Field(ge=-(2**63), le=2**63 - 1)]

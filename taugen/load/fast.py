@@ -120,11 +120,21 @@ def load_all(text: str) -> list[Any]:
             loader = FastLoader(text)
             return events.load_all(loader, partial(_scalar, loader))
         except events.Compose:  # a merge key or a tagged collection: PyYAML's composer knows them
+            _check_tags(text)
             return list(yaml.load_all(text, Loader=FastLoader))
+    except events.Foreign as err:
+        raise Unsupported(f"tag {err}: ruamel's scan refuses it with its position") from None
     except events.Duplicate:
         raise Unsupported("duplicate key") from None  # ruamel reports it, with its position
     except (yaml.YAMLError, ValueError, IndexError, TypeError) as err:  # `-_` as an int; a list as a key
         raise Unsupported(str(err)) from None
+
+
+def _check_tags(text: str) -> None:
+    """The composing loader would build any tag SafeLoader knows (!!binary, !!set): refuse first."""
+    for event in yaml.parse(text, Loader=FastLoader):
+        if isinstance(event, yaml.NodeEvent):
+            events.check_tag(getattr(event, "tag", None))
 
 
 def position(text: str, index: int, loc: Sequence[str | int], key: bool) -> tuple[int, int]:

@@ -12,7 +12,7 @@ from taugen.load.document import Document, Loc, Position, load_one
 from taugen.load.validate import validate
 from taugen.models.inventory import ClusterInventory, KubeNode, NodeList
 from taugen.names import label_value_error
-from taugen.quantity import Quantity
+from taugen.quantity import MAX_MAGNITUDE, Quantity
 
 GPU = "nvidia.com/gpu"
 RULE = "inventory"
@@ -162,6 +162,7 @@ def _check_nodes(inventory: Inventory) -> None:
         )
     if inventory.site is not None and (why := label_value_error(inventory.site)):
         problems.add(inventory.doc.at(["site"]).problem("R15", f"site {inventory.site!r} {why}", SITE_HINT))
+    problems.extend(_gpu_total_problems(inventory.nodes))
     seen: dict[str, NodeFacts] = {}
     for node in inventory.nodes:
         if node.name in seen:
@@ -178,6 +179,22 @@ def _check_nodes(inventory: Inventory) -> None:
         if node.site is not None and (why := label_value_error(node.site)):
             problems.add(node.at("site").problem("R15", f"site {node.site!r} {why}", SITE_HINT))
     problems.raise_if_any()
+
+
+def _gpu_total_problems(nodes: tuple[NodeFacts, ...]) -> list[Problem]:
+    """Issue 17 item 7: a gpu-class's quota is a sum of these counts; it must stay an int64."""
+    total = 0
+    for node in nodes:
+        total += node.gpus
+        if total > MAX_MAGNITUDE:
+            return [
+                node.at("allocatable", GPU).problem(
+                    RULE,
+                    f"the inventory's {GPU} counts sum to more than 2^63-1 at node {node.name}",
+                    "a GPU quota is a Kubernetes quantity: fix the node's GPU count",
+                )
+            ]
+    return []
 
 
 def _quantity_problems(node: NodeFacts) -> list[Problem]:

@@ -97,14 +97,14 @@ DNSSubdomain = Annotated[
     WithJsonSchema({"type": "string", "pattern": DNS1123_SUBDOMAIN_PATTERN, "maxLength": 253}),
 ]
 
-_DURATION = re.compile(r"^(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?(?:(?P<s>\d+)s)?$")
+_DURATION = re.compile(r"(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?(?:(?P<s>\d+)s)?")
 
 
 def parse_duration(value: Any) -> timedelta:
     """A Go-style duration such as 168h or 90m30s (what Kubernetes tools write)."""
     if isinstance(value, timedelta):
         return value
-    match = _DURATION.match(value) if isinstance(value, str) and value else None
+    match = _DURATION.fullmatch(value) if isinstance(value, str) and value else None
     if match is None or not any(match.groupdict().values()):
         raise invalid(f"{value!r} is not a duration", "write hours, minutes, seconds: 168h, 90m, 1h30m")
     parts = {k: int(v or 0) for k, v in match.groupdict().items()}

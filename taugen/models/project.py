@@ -17,8 +17,10 @@ from taugen.models.base import (
     name_limit,
 )
 from taugen.names import label_key_error
+from taugen.quantity import MAX_MAGNITUDE
 
 QueueName = Annotated[DNSSubdomain, name_limit(63, "LocalQueue")]
+Count = Annotated[StrictInt, Field(ge=0, le=MAX_MAGNITUDE)]  # issue 17 item 7: an int64, as Kubernetes
 KAI_QUEUE_LABEL = "kai.scheduler/queue"  # K4: KAI's default; Run:ai installs use runai/queue
 
 
@@ -39,12 +41,8 @@ class Scheduler(StrEnum):
 class Tenant(StrictModel):
     namespace: DNSLabel = Field(description="Namespace that may submit work (gets a LocalQueue)")
     localQueue: QueueName = "taugrid"
-    gpuQuota: Annotated[StrictInt, Field(ge=0)] = Field(
-        default=0, description="scheduler kai: the leaf Queue's deserved GPUs (K2)"
-    )
-    weight: Annotated[StrictInt, Field(ge=0)] = Field(
-        default=1, description="scheduler kai: the leaf Queue's overQuotaWeight (K2)"
-    )
+    gpuQuota: Count = Field(default=0, description="scheduler kai: the leaf Queue's deserved GPUs (K2)")
+    weight: Count = Field(default=1, description="scheduler kai: the leaf Queue's overQuotaWeight (K2)")
 
 
 class Cluster(StrictModel):

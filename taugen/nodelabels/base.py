@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -37,8 +38,21 @@ def node_file(node: ResolvedNode) -> str:
     domain = node.labels.get(NETWORK_DOMAIN)
     if domain is None:  # not a topology member (R11 refuses such a GPU node; be safe anyway)
         return f"{NODES_DIR}/{node.gpu_class}.yaml"
-    name = SINGLE_HOSTS if domain.startswith(SINGLETON) else domain
+    name = SINGLE_HOSTS if domain.startswith(SINGLETON) else file_name(domain)
     return f"{NODES_DIR}/{node.gpu_class}/{name}.yaml"
+
+
+def file_name(domain: str) -> str:
+    """A network domain's file name, distinct from every other domain's ignoring case.
+
+    Label values are case-sensitive, but macOS and Windows check out IB-A.yaml and ib-a.yaml as
+    one file (issue 17 item 9). A domain with an upper-case letter is written lower-cased, with
+    8 hex digits of the sha256 of its value: the same name in every build, whatever other
+    domains the inventory holds, so adding a domain never renames another's file.
+    """
+    if domain == domain.lower():
+        return domain
+    return f"{domain.lower()}-{hashlib.sha256(domain.encode()).hexdigest()[:8]}"
 
 
 def labelled(nodes: Sequence[ResolvedNode]) -> list[ResolvedNode]:

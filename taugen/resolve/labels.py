@@ -22,4 +22,29 @@ OWN_PREFIXES = ("tau.azure.com/", "kueue.azure.com/")
 # Labels taugen computes itself: a rule may not set them (R17 gives them only to GPU nodes).
 COMPUTED = frozenset({SITE, NETWORK_DOMAIN, ACCELERATOR_DOMAIN, INFINIBAND, HOSTNAME})
 
+# Issue 17 item 8: rules are untrusted. No rule writes a label under these DNS prefixes (or
+# their subdomains): Kubernetes' reserved ones (node-role, kubernetes.io/arch,
+# node-restriction, topology), SIG APIs such as kueue.x-k8s.io, the provider's fabric labels
+# (taugen's inputs) and taugen's own, except the two keys that rules exist to set.
+RESERVED_PREFIXES = (
+    "kubernetes.io",
+    "k8s.io",
+    "x-k8s.io",
+    "net.unbounded-cloud.io",
+    "tau.azure.com",
+    "kueue.azure.com",
+)
+RULE_LABELS = frozenset({GPU_CLASS, GPU_SERIES})
+
+
+def reserved_prefix(key: str) -> str | None:
+    """The reserved prefix a label key lies under, or None (`key` is a valid label key)."""
+    prefix = key.rpartition("/")[0]
+    if not prefix or key in RULE_LABELS:
+        return None
+    return next((r for r in RESERVED_PREFIXES if prefix == r or prefix.endswith("." + r)), None)
+
+
 PLATFORM_PREFIX = "taugrid-"
+CPU_CLASS = "default-cpu"  # the CPU-only flavor is PLATFORM_PREFIX + CPU_CLASS (R24)
+RESERVED_GPU_CLASSES = frozenset({CPU_CLASS})

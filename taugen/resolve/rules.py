@@ -9,7 +9,14 @@ from taugen.errors import Problem
 from taugen.load.rules import LoadedRule
 from taugen.models.rules import NodeLabelRule, RuleMatch
 from taugen.names import dns1123_label_error, label_key_error, label_value_error
-from taugen.resolve.labels import COMPUTED, GPU_CLASS, GPU_SERIES, PLATFORM_PREFIX
+from taugen.resolve.labels import (
+    COMPUTED,
+    GPU_CLASS,
+    GPU_SERIES,
+    PLATFORM_PREFIX,
+    RESERVED_GPU_CLASSES,
+    reserved_prefix,
+)
 
 # R2: (vmSizes, gpu-series, gpu-class)
 _BUILTIN = (
@@ -100,7 +107,18 @@ def gpu_class_error(value: str, series_to_class: dict[str, str]) -> tuple[str, s
         )
     if why := dns1123_label_error(value):
         return f"gpu-class {value!r} {why}", "use a lower-case name such as h200-141gb"
+    if value in RESERVED_GPU_CLASSES:  # issue 17 item 9: its flavor would be the CPU flavor's
+        return (
+            f"gpu-class {value!r} is reserved: its flavor {PLATFORM_PREFIX}{value} is the CPU-only flavor",
+            "name the hardware, e.g. h200-141gb",
+        )
     return None
+
+
+RESERVED_HINT = (
+    "a rule may set tau.azure.com/gpu-class, kueue.azure.com/gpu-series and labels under "
+    "your own prefix (e.g. node-pool.example.com/role); remove this one"
+)
 
 
 def check_rules(rule_set: RuleSet) -> list[Problem]:
@@ -109,21 +127,25 @@ def check_rules(rule_set: RuleSet) -> list[Problem]:
     found: list[Problem] = []
     for loaded in rule_set.rules:
         for key, value in loaded.rule.labels.items():
-            pos, key_pos = loaded.label_at(key), loaded.label_at(key, of_key=True)
-            if pos is None or key_pos is None:
-                continue
-            if key in COMPUTED:
-                found.append(
-                    key_pos.problem(
-                        "R17",
-                        f"label {key} is computed by taugen; a rule cannot set it",
-                        "remove it from the rule",
-                    )
-                )
-            elif why := label_key_error(key):
-                found.append(key_pos.problem("R15", f"label key {key!r}: {why}", "fix the key"))
-            elif key == GPU_CLASS and (err := gpu_class_error(value, mapping)):
-                found.append(pos.problem("R3", *err))
-            elif why := label_value_error(value):
-                found.append(pos.problem("R15", f"label {key}={value!r} {why}", "fix the value"))
+            if loaded.doc is not None and (problem := _label_problem(loaded, key, value, mapping)):
+                found.append(problem)
     return found
+
+
+def _label_problem(loaded: LoadedRule, key: str, value: str, mapping: dict[str, str]) -> Problem | None:
+    key_pos = loaded.label_at(key, of_key=True)
+    pos = loaded.label_at(key)
+    assert key_pos is not None and pos is not None  # a rule from a file has positions
+    if key in COMPUTED:
+        return key_pos.problem(
+            "R17", f"label {key} is computed by taugen; a rule cannot set it", "remove it from the rule"
+        )
+    if why := label_key_error(key):
+        return key_pos.problem("R15", f"label key {key!r}: {why}", "fix the key")
+    if reserved := reserved_prefix(key):
+        return key_pos.problem("R17", f"label {key} is in the reserved namespace {reserved}", RESERVED_HINT)
+    if key == GPU_CLASS and (err := gpu_class_error(value, mapping)):
+        return pos.problem("R3", *err)
+    if why := label_value_error(value):
+        return pos.problem("R15", f"label {key}={value!r} {why}", "fix the value")
+    return None

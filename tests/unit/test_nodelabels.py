@@ -14,11 +14,11 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from taugen.compile.manifest import Manifest
-from taugen.errors import TaugenError
+from taugen.errors import InputError
 from taugen.load.project import load_cluster_inputs, load_project
 from taugen.models.project import Cluster
 from taugen.nodelabels import NODE_LABEL_BACKENDS
-from taugen.nodelabels.nfd import NFD_API, NfdBackend, NfdLabelError
+from taugen.nodelabels.nfd import NFD_API, NfdBackend
 from taugen.nodelabels.nfd_api import SCHEMA_FILE, nfd_schema_files
 from taugen.nodelabels.node import NodeBackend
 from taugen.resolve.cluster import ResolvedCluster, resolve
@@ -140,20 +140,16 @@ def test_nfd_rule_names_follow_the_labels_not_the_members(tmp_path: Path) -> Non
     assert first.obj["spec"]["rules"][0]["name"] == second.obj["spec"]["rules"][0]["name"]
 
 
-def test_nfd_refuses_a_label_nfd_master_would_drop(tmp_path: Path) -> None:
-    """nfd-master does not set labels under kubernetes.io: refuse instead of half labelling."""
-    doc = rules((["Standard_ND96isr_H200_v5"], {"node.kubernetes.io/pool": "gpu"}))
-    cluster = resolve_project(write_project(tmp_path, inventory([gpu_node("h-0")]), doc))
-    with pytest.raises(NfdLabelError, match=r"node h-0: label node.kubernetes.io/pool") as info:
-        NfdBackend().manifests(cluster.nodes)
-    assert isinstance(info.value, TaugenError)
-
-
-def test_nfd_allows_nfd_own_kubernetes_namespace(tmp_path: Path) -> None:
-    doc = rules((["Standard_ND96isr_H200_v5"], {"feature.node.kubernetes.io/gpu": "true"}))
-    cluster = resolve_project(write_project(tmp_path, inventory([gpu_node("h-0")]), doc))
-    (manifest,) = NfdBackend().manifests(cluster.nodes)
-    assert _nfd_labels([manifest])["h-0"]["feature.node.kubernetes.io/gpu"] == "true"
+@pytest.mark.parametrize("key", ["node.kubernetes.io/pool", "feature.node.kubernetes.io/gpu"])
+def test_a_rule_label_under_kubernetes_io_is_refused_before_nfd(tmp_path: Path, key: str) -> None:
+    """Issue 17 item 8: rules are untrusted; kubernetes.io and its subdomains are reserved, NFD's
+    feature namespace included (a rule could claim hardware the node lacks)."""
+    doc = rules((["Standard_ND96isr_H200_v5"], {key: "gpu"}))
+    with pytest.raises(InputError) as info:
+        resolve_project(write_project(tmp_path, inventory([gpu_node("h-0")]), doc))
+    assert [(p.rule, p.message) for p in info.value.problems] == [
+        ("R17", f"label {key} is in the reserved namespace kubernetes.io")
+    ]
 
 
 def _nfd_example(tmp_path: Path) -> Path:

@@ -71,3 +71,27 @@ def test_inventory_accepts_every_valid_quantity_suffix(tmp_path: Path) -> None:
         "memory": "1800Gi",
         "nvidia.com/gpu": "8",
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("9223372036854775808", "'9223372036854775808' is beyond 2^63-1, the largest Kubernetes quantity"),
+        (2**63, "9223372036854775808 is beyond 2^63-1, the largest Kubernetes quantity"),
+        (-(2**63), "-9223372036854775808 is beyond 2^63-1, the largest Kubernetes quantity"),
+        ("10E", "'10E' is beyond 2^63-1, the largest Kubernetes quantity"),
+        ("8Ei", "'8Ei' is beyond 2^63-1, the largest Kubernetes quantity"),
+        (10**400, "an integer of 1329 bits is beyond 2^63-1"),
+        ("9" * 65, f"'{'9' * 39}… (67 characters) is too long for a Kubernetes quantity"),
+    ],
+)
+def test_a_quantity_beyond_int64_is_refused(text: str | int, message: str) -> None:
+    """Issue 17 item 7: apimachinery's largest quantity is 2^63-1 in magnitude."""
+    with pytest.raises(QuantityError) as info:
+        Quantity.parse(text)
+    assert str(info.value) == message
+
+
+def test_the_largest_quantity_is_kept() -> None:
+    assert Quantity.parse("9223372036854775807").canonical() == "9223372036854775807"
+    assert Quantity.parse(2**63 - 1).value == 2**63 - 1

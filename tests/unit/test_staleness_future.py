@@ -1,0 +1,51 @@
+"""R31, issue 17 item 7: an inventory observed in the future is refused, --allow-stale or not."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from taugen.staleness import CLOCK_SKEW
+from tests.helpers import gpu_node, inventory, write_yaml
+from tests.unit._support import NOW, problems_of, run_build, write_project
+
+OBSERVED = NOW.replace(hour=12)  # the inventory helpers' observedAt, 2026-11-28T12:00:00Z
+
+
+def test_the_clock_skew_allowance_is_one_hour() -> None:
+    assert timedelta(hours=1) == CLOCK_SKEW
+
+
+def test_an_observed_at_within_the_skew_builds(tmp_path: Path) -> None:
+    project = write_project(tmp_path)
+    assert run_build(project, now=OBSERVED - CLOCK_SKEW).written == ("c1", "taugen.lock")
+
+
+@pytest.mark.parametrize("allow_stale", [False, True], ids=["plain", "allow-stale"])
+def test_an_observed_at_beyond_the_skew_is_refused(tmp_path: Path, allow_stale: bool) -> None:
+    project = write_project(tmp_path)
+    now = OBSERVED - CLOCK_SKEW - timedelta(seconds=1)
+    problems = problems_of(lambda: run_build(project, now=now, allow_stale=allow_stale))
+    assert [(p.path.name, p.line, p.col, p.rule, p.message, p.hint) for p in problems] == [
+        (
+            "inventory.yaml",
+            5,
+            13,
+            "R31",
+            "inventory observedAt 2026-11-28T12:00:00Z is in the future: more than 1h after now "
+            "(2026-11-28T10:59:59Z)",
+            "observedAt is when the nodes were read: fix the exporter's clock or the timestamp",
+        )
+    ]
+    assert not (tmp_path / "out").exists() and not (tmp_path / "taugen.lock").exists()
+
+
+def test_a_year_2999_inventory_does_not_reach_the_lock(tmp_path: Path) -> None:
+    project = write_project(tmp_path)
+    run_build(project)
+    lock = (tmp_path / "taugen.lock").read_bytes()
+    write_yaml(tmp_path / "inventory.yaml", inventory([gpu_node("h-0")], "2999-01-01T00:00:00Z"))
+    assert [p.rule for p in problems_of(lambda: run_build(project))] == ["R31"]
+    assert (tmp_path / "taugen.lock").read_bytes() == lock
