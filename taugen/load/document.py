@@ -226,9 +226,12 @@ def _character_problem(path: Path, text: str, err: ReaderError) -> Problem:
 
 
 def _yaml_problem(path: Path, err: MarkedYAMLError) -> Problem:
-    mark = err.problem_mark or err.context_mark
-    line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
     problem = (err.problem or "invalid YAML").strip()
+    # At the end of the stream the problem mark lies past the last line: the context mark
+    # (where the unclosed quote or collection began) is the line to fix.
+    at_end = "end of stream" in problem and err.context_mark is not None
+    mark = err.context_mark if at_end else err.problem_mark or err.context_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
     if "duplicate key" in problem or "found duplicate key" in str(err):
         return Problem(path, line, col, "yaml", problem, "remove one of the duplicate keys")
     context = f" ({err.context.strip()})" if err.context else ""

@@ -203,14 +203,16 @@ def _quantity_problems(node: NodeFacts) -> list[Problem]:
         if quantity.value < 0:
             found.append(
                 node.at("allocatable", resource).problem(
-                    RULE, f"allocatable {resource} is negative ({quantity})", "use a value >= 0"
+                    RULE,
+                    f"node {node.name}: allocatable {resource} is negative ({quantity})",
+                    "use a value >= 0",
                 )
             )
         elif resource == GPU and not quantity.is_integer():
             found.append(
                 node.at("allocatable", resource).problem(
                     RULE,
-                    f"allocatable {GPU} must be a whole number, not {quantity}",
+                    f"node {node.name}: allocatable {GPU} must be a whole number, not {quantity}",
                     "GPUs are counted in whole devices",
                 )
             )

@@ -237,3 +237,12 @@ def test_nodelist_own_labels_are_drift(tmp_path: Path) -> None:
     ]
     assert "h100-80gb" in result.warnings[1].message
     assert objects(tmp_path)["Node/a-0"]["metadata"]["labels"]["tau.azure.com/gpu-class"] == "h200-141gb"
+
+
+def test_a_fractional_gpu_count_names_the_node(tmp_path: Path) -> None:
+    """Issue 16: the message for "8.5" GPUs names the node, like the others."""
+    node = gpu_node("h-0")
+    node["allocatable"]["nvidia.com/gpu"] = "8.5"
+    project = write_project(tmp_path, inventory([node]))
+    (problem,) = problems_of(lambda: run_build(project))
+    assert problem.message == "node h-0: allocatable nvidia.com/gpu must be a whole number, not 8500m"
