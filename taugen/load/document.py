@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -87,8 +88,13 @@ def read_text(path: Path) -> str:
     """File text as UTF-8 (a UTF-8 byte-order mark is dropped); a problem at the first
     undecodable byte otherwise. Too large or too deeply nested text is refused (limits)."""
     try:
-        limits.check_size(path, path.stat().st_size)
-        raw = path.read_bytes()
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):  # /dev/zero, a FIFO: never read without end (issue 17)
+            raise InputError([Problem(path, 0, 0, "io", "not a regular file", "name a regular file")])
+        limits.check_size(path, info.st_size)
+        with path.open("rb") as file:
+            raw = file.read(limits.MAX_BYTES + 1)
+        limits.check_size(path, len(raw))  # it grew while being read
     except FileNotFoundError:
         raise InputError([Problem(path, 0, 0, "io", "file not found", "check the path")]) from None
     except OSError as err:

@@ -194,3 +194,33 @@ def test_a_read_only_output_root_is_exit_2(tmp_path: Path) -> None:
         out.chmod(0o755)
         project.parent.chmod(0o755)
     assert problem.rule == "io"
+
+
+def test_a_rules_file_linked_to_dev_zero_is_refused_not_read(tmp_path: Path) -> None:
+    """Item 7: a rules file linked to /dev/zero was read until memory ran out (exit 3)."""
+    project = write_project(tmp_path, inventory([gpu_node("h-0")]), rules_doc={"extraNodeLabelRules": []})
+    (tmp_path / "rules.yaml").unlink()
+    (tmp_path / "rules.yaml").symlink_to("/dev/zero")
+    (problem,) = problems_of(lambda: run_build(project))
+    assert (problem.rule, problem.message) == ("io", f"{tmp_path / 'rules.yaml'}: not a regular file")
+
+
+def test_an_edited_catalog_is_never_rendered_from(tmp_path: Path) -> None:
+    """Item 6: the catalog's own digest was trusted, so an edited entry (h200-training on
+    A100, unconstrained) was rendered. Render now compares the whole catalog with a compile."""
+    from taugen.runs.context import resolve_run
+    from tests.runs_helpers import build_lab
+
+    project = build_lab(tmp_path)
+    catalog = tmp_path / "out" / "lab" / "profile-catalog.yaml"
+    text = catalog.read_text()
+    assert "topologyLevel: tau.azure.com/network-domain" in text
+    catalog.write_text(text.replace("topologyLevel: tau.azure.com/network-domain", "topologyLevel: null", 1))
+    run = tmp_path / "run.yaml"
+    from tests.helpers import write_yaml
+    from tests.runs_helpers import run_doc
+
+    write_yaml(run, run_doc("h200-training"))
+    (problem,) = problems_of(lambda: resolve_run(run, project))
+    assert (problem.rule, problem.path) == ("R32", catalog)
+    assert "not what a build of the current inputs writes" in problem.message
