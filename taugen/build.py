@@ -181,7 +181,7 @@ def _compile(
     options.progress(f"loading cluster {cluster.name}")
     inputs = load_cluster_inputs(loaded, cluster)
     previous = state.lock.clusters.get(cluster.name)
-    check_fresh(cluster, inputs.inventory, previous, options.now, options.allow_stale)
+    check_fresh(cluster, inputs.inventory, previous, options.now, options.allow_stale, loaded.lock_path)
     options.progress(f"resolving and compiling cluster {cluster.name}")
     resolved = resolve(inputs)
     history = quota_history(cluster, state, loaded.lock_path, loaded.output_root(None) / cluster.name)

@@ -8,6 +8,7 @@ real inventory after it would be "older than the lock".
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from taugen.errors import InputError, Problem
 from taugen.load.inventory import Inventory
@@ -21,7 +22,12 @@ FUTURE_HINT = "observedAt is when the nodes were read: fix the exporter's clock 
 
 
 def check_fresh(
-    cluster: Cluster, inventory: Inventory, previous: ClusterLock | None, now: datetime, allow_stale: bool
+    cluster: Cluster,
+    inventory: Inventory,
+    previous: ClusterLock | None,
+    now: datetime,
+    allow_stale: bool,
+    lock_path: Path = Path("taugen.lock"),
 ) -> None:
     observed = inventory.observed_at
     if observed > now + CLOCK_SKEW:
@@ -29,7 +35,14 @@ def check_fresh(
     if allow_stale:
         return
     problems: list[Problem] = []
-    if previous is not None and observed < previous.observedAt:
+    if previous is not None and previous.observedAt > now + CLOCK_SKEW:
+        message = (
+            f"taugen.lock's observedAt {_iso(previous.observedAt)} for cluster {cluster.name} is in the "
+            "future: no real inventory could be newer"
+        )
+        hint = "restore taugen.lock from Git, or pass --allow-stale: the build then records this inventory's"
+        problems.append(Problem(lock_path, 0, 0, "R31", message, hint))
+    elif previous is not None and observed < previous.observedAt:
         problems.append(
             inventory.observed_at_pos.problem(
                 "R31",

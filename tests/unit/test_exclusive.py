@@ -5,9 +5,11 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import yaml
+
 from taugen.build import BuildOptions, BuildResult, build
 from taugen.exclusive import exclusive
-from tests.helpers import gpu_node, inventory, snapshot, write_project
+from tests.helpers import gpu_node, inventory, snapshot, write_project, write_yaml
 
 
 def test_a_build_waits_while_another_holds_the_project(tmp_path: Path) -> None:
@@ -40,3 +42,61 @@ def test_concurrent_builds_end_as_one_build(tmp_path: Path) -> None:
     assert build(BuildOptions(project)).written == ()
     assert snapshot(tmp_path) == after
     assert not list(tmp_path.glob(".*taugen*")), "a temporary file was left behind"
+
+
+def test_a_build_waits_for_another_project_writing_the_same_output_root(tmp_path: Path) -> None:
+    """Issue 17 item 7: the lock on the project folder alone let two projects sharing an
+    output root interleave; a build also holds the folder it stages in."""
+    project = _with_output(write_project(tmp_path / "a", inventory([gpu_node("h200-0")])), "../shared/out")
+    (tmp_path / "shared").mkdir()
+    results: list[BuildResult] = []
+    with exclusive(tmp_path / "shared"):  # another project's build, staging beside shared/out
+        worker = threading.Thread(target=lambda: results.append(build(BuildOptions(project))))
+        worker.start()
+        worker.join(timeout=1.0)
+        assert worker.is_alive(), "the build did not wait for the output root's folder"
+    worker.join(timeout=60)
+    assert [r.written for r in results] == [("c1", "taugen.lock")]
+
+
+def test_validate_waits_for_a_running_build(tmp_path: Path) -> None:
+    """Issue 17 item 9: validate saw a torn tree during a build; it holds a shared lock."""
+    from taugen.validate.command import ValidateOptions, validate_paths
+
+    project = write_project(tmp_path, inventory([gpu_node("h200-0")]))
+    build(BuildOptions(project))
+    done: list[object] = []
+    with exclusive(tmp_path):  # a build that is still running
+        worker = threading.Thread(
+            target=lambda: done.append(validate_paths(ValidateOptions(project_file=project)))
+        )
+        worker.start()
+        worker.join(timeout=1.0)
+        assert worker.is_alive(), "validate did not wait for the build"
+    worker.join(timeout=60)
+    assert len(done) == 1
+
+
+def test_two_projects_cannot_share_an_output_root(tmp_path: Path) -> None:
+    """Each would deploy, and the other remove, the other's folders: the second is refused."""
+    import pytest
+
+    from taugen.errors import InputError
+
+    build(
+        BuildOptions(
+            _with_output(write_project(tmp_path / "a", inventory([gpu_node("h200-0")])), "../shared")
+        )
+    )
+    b = _with_output(write_project(tmp_path / "b", inventory([gpu_node("h200-1")])), "../shared")
+    b.write_text(b.read_text().replace("name: c1", "name: c2"))
+    with pytest.raises(InputError) as info:
+        build(BuildOptions(b))
+    (problem,) = info.value.problems
+    assert "shared/c1: not the folder of a cluster of this project" in problem.message
+
+
+def _with_output(project: Path, output: str) -> Path:
+    data = yaml.safe_load(project.read_text())
+    data["output"] = output
+    return write_yaml(project, data)

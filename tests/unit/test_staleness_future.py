@@ -9,7 +9,7 @@ import pytest
 
 from taugen.staleness import CLOCK_SKEW
 from tests.helpers import gpu_node, inventory, write_yaml
-from tests.unit._support import NOW, problems_of, run_build, write_project
+from tests.unit._support import NOW, problems_of, run_build, write_lock, write_project
 
 OBSERVED = NOW.replace(hour=12)  # the inventory helpers' observedAt, 2026-11-28T12:00:00Z
 
@@ -49,3 +49,18 @@ def test_a_year_2999_inventory_does_not_reach_the_lock(tmp_path: Path) -> None:
     write_yaml(tmp_path / "inventory.yaml", inventory([gpu_node("h-0")], "2999-01-01T00:00:00Z"))
     assert [p.rule for p in problems_of(lambda: run_build(project))] == ["R31"]
     assert (tmp_path / "taugen.lock").read_bytes() == lock
+
+
+def test_a_lock_observed_in_the_future_is_named_not_blamed_on_the_inventory(tmp_path: Path) -> None:
+    """Issue 17 item 7: a hand-edited lock from year 2999 made every real inventory "older
+    than the lock"; it is reported at the lock, and --allow-stale replaces it."""
+    project = write_project(tmp_path, inventory([gpu_node("h-0")]))
+    write_lock(tmp_path, {"h200-141gb": 8}, observed_at="2999-01-01T00:00:00Z")
+    (problem,) = problems_of(lambda: run_build(project))
+    assert (problem.rule, problem.path.name) == ("R31", "taugen.lock")
+    assert problem.message == (
+        "taugen.lock's observedAt 2999-01-01T00:00:00Z for cluster c1 is in the future: "
+        "no real inventory could be newer"
+    )
+    run_build(project, allow_stale=True)
+    assert '"observedAt": "2026-11-28T12:00:00Z"' in (tmp_path / "taugen.lock").read_text()
