@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from benchmarks.generate import generate
-from taugen.build import BuildOptions, build
+from taugen.commands.build import BuildOptions, build
 from taugen.simulate.engine import simulate
 from taugen.simulate.project import SimulateOptions, run_simulation
 

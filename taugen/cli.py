@@ -14,23 +14,26 @@ from typing import Any
 import click
 
 from taugen import __version__
-from taugen.build import BuildOptions, BuildResult, build
-from taugen.diff.command import FAIL_ON, DiffOptions, diff
+from taugen.commands.build import BuildOptions, BuildResult, build
+from taugen.commands.diff import FAIL_ON, DiffOptions, diff
+from taugen.commands.drift import report as drift_report
+from taugen.commands.drift.command import drift
+from taugen.commands.explain import render as explain_render
+from taugen.commands.explain.gpu_class import explain_class
+from taugen.commands.explain.node import explain_node
+from taugen.commands.explain.view import load_view
+from taugen.commands.init import DEFAULT_CLUSTER, DEFAULT_REPO_URL, init
+from taugen.commands.inventory import report as import_report
+from taugen.commands.inventory import show as inventory_show
+from taugen.commands.inventory.refresh import import_nodes, project_inventory
+from taugen.commands.report.command import ReportOptions, write_report
+from taugen.commands.schema import export_schemas
+from taugen.commands.validate import ValidateOptions, validate_paths
 from taugen.diff.markdown import markdown
 from taugen.diff.render import as_json, text
-from taugen.drift import report as drift_report
-from taugen.drift.command import drift
 from taugen.errors import FoundProblems, InputError, Problem, TaugenError
-from taugen.explain import render as explain_render
-from taugen.explain.gpu_class import explain_class
-from taugen.explain.node import explain_node
-from taugen.explain.view import load_view
-from taugen.input_schemas import KINDS, schema_files
-from taugen.inventory_ops import report as import_report
-from taugen.inventory_ops import show as inventory_show
-from taugen.inventory_ops.refresh import import_nodes, project_inventory
+from taugen.models.schemas import KINDS, schema_files
 from taugen.progress import Progress, ProgressLine, silent
-from taugen.report.command import ReportOptions, write_report
 from taugen.runs import report as run_report
 from taugen.runs.context import resolve_run
 from taugen.runs.placement import run_warnings
@@ -38,11 +41,8 @@ from taugen.runs.preflight import preflight
 from taugen.runs.profiles import as_table, profile_tables
 from taugen.runs.render import FORMATS as RENDER_FORMATS
 from taugen.runs.render import render
-from taugen.scaffold import DEFAULT_CLUSTER, DEFAULT_REPO_URL, init
-from taugen.schema_export import export_schemas
 from taugen.simulate import report as sim_report
 from taugen.simulate.project import SimulateOptions, run_simulation
-from taugen.validate.command import ValidateOptions, validate_paths
 from taugen.validate.kubeconform import run_kubeconform
 from taugen.validate.report import RENDERERS
 from taugen.validate.schemas import DEFAULT_KUBERNETES_VERSION

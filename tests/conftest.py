@@ -29,5 +29,5 @@ def run() -> Run:
 
 @pytest.fixture(autouse=True)
 def _own_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test gets an empty no-op cache (taugen/cache.py), never the user's ~/.cache."""
+    """Each test gets an empty no-op cache (taugen/write/cache.py), never the user's ~/.cache."""
     monkeypatch.setenv("TAUGEN_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))

@@ -6,7 +6,7 @@ import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
-from taugen.build import BuildOptions, build
+from taugen.commands.build import BuildOptions, build
 
 CASES = Path(__file__).resolve().parent / "cases" / "day_two"
 PROJECT = CASES / "project" / "taugen.yaml"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from taugen.build import BuildOptions, build
+from taugen.commands.build import BuildOptions, build
 from tests.runs_helpers import PROJECT
 
 KAI_CASES = Path(__file__).resolve().parent / "cases" / "kai"

@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from taugen.build import BuildOptions, build
+from taugen.commands.build import BuildOptions, build
 from taugen.runs.context import RunContext, resolve_run
 from tests.helpers import write_yaml
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from taugen.backends import BACKENDS
-from taugen.backends.base import Backend
+from taugen.compile.backends import BACKENDS
+from taugen.compile.backends.base import Backend
 from taugen.compile.catalog import catalog
 from taugen.compile.common import priority_classes
 from taugen.compile.manifest import Manifest
+from taugen.compile.nodelabels import node_labels
 from taugen.compile.quota import ClassQuota
 from taugen.load.profiles import LoadedProfile
 from taugen.models.project import Cluster
-from taugen.nodelabels import node_labels
 from taugen.resolve.cluster import ResolvedCluster
 
 

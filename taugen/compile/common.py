@@ -1,4 +1,4 @@
-"""Objects every backend's tree holds: the PriorityClasses (R20). Node labels: taugen/nodelabels."""
+"""Objects every backend's tree holds: the PriorityClasses (R20). Node labels: taugen/compile/nodelabels."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from taugen.backends.base import Backend
+from taugen.compile.backends.base import Backend
 from taugen.compile.manifest import MANAGED_BY, SYNC_OPTIONS, SYNC_WAVE, Manifest, annotate, label
 
 COMMON_WAVES = {"PriorityClass": "-2", "Node": "-2", "NodeFeatureRule": "-2", "ConfigMap": "1"}

@@ -6,13 +6,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from taugen import PACKAGE
 from taugen.errors import InputError, Problem, ProblemCollector
 from taugen.load.document import Document, load_documents
 from taugen.load.validate import validate
 from taugen.models.profile import WorkloadProfile
 
 RULE = "profile"
-BUILTIN_PROFILES = Path(__file__).resolve().parent.parent / "profiles"
+BUILTIN_PROFILES = PACKAGE / "profiles"
 
 
 @dataclass(frozen=True)

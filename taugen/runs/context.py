@@ -6,7 +6,7 @@ import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
-from taugen.backends.kueue import SLOT
+from taugen.compile.backends.kueue import SLOT
 from taugen.compile.catalog import LEVEL_OF
 from taugen.errors import InputError, Problem
 from taugen.load.project import LoadedProject, load_project, load_project_profiles

@@ -2,15 +2,15 @@
 
 render.py and lws.py build the objects; a contract says which labels, annotations and pod
 fields carry the scheduling decision. Chosen by the cluster's `scheduler` in CONTRACTS, the
-runs' counterpart of taugen/backends.
+runs' counterpart of taugen/compile/backends.
 """
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
-from taugen.backends.kai import leaf_queue
-from taugen.backends.kueue import TOPOLOGY
+from taugen.compile.backends.kai import leaf_queue
+from taugen.compile.backends.kueue import TOPOLOGY
 from taugen.models.profile import Topology
 from taugen.resolve.labels import GPU_CLASS, HOSTNAME
 from taugen.runs.context import RunContext

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from taugen.backends.kai import QUEUES_FILE, leaf_queue
+from taugen.api.kai.models import Queue, QueueResource
+from taugen.compile.backends.kai import QUEUES_FILE, leaf_queue
 from taugen.errors import InputError, Problem
-from taugen.kai_api.models import Queue, QueueResource
 from taugen.load.document import load_documents
 from taugen.load.inventory import GPU
 from taugen.load.validate import validate

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from taugen.backends.kueue import CPU_FLAVOR
+from taugen.compile.backends.kueue import CPU_FLAVOR
 from taugen.quantity import Quantity
 from taugen.resolve.labels import GPU_CLASS
 from taugen.runs.capacity import Domain

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from taugen.build import selected_clusters
+from taugen.commands.build import selected_clusters
 from taugen.errors import Problem
 from taugen.load.project import load_project, load_project_profiles
 from taugen.runs.catalog import CatalogEntry

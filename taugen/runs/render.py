@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from taugen.compile.manifest import annotate, label, object_
-from taugen.emit import dump, ordered
+from taugen.emit.canonical import dump, ordered
 from taugen.models.run import Launcher, Workload
 from taugen.resolve.labels import GPU_CLASS
 from taugen.runs import lws, torchrun

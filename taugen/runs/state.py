@@ -17,10 +17,10 @@ from taugen.compile.catalog import CATALOG_KEY, catalog
 from taugen.compile.digest import catalog_digest
 from taugen.compile.quota import ClassQuota, plan_quotas
 from taugen.errors import InputError, Problem
-from taugen.history import quota_history
 from taugen.load.profiles import LoadedProfile
 from taugen.load.project import LoadedProject, load_cluster_inputs
-from taugen.lock import read_lock
+from taugen.lock.history import quota_history
+from taugen.lock.lockfile import read_lock
 from taugen.models.project import Cluster
 from taugen.resolve.cluster import ResolvedCluster, resolve
 from taugen.runs.catalog import Catalog, CatalogBody, read_catalog

@@ -8,10 +8,10 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from taugen.backends.kueue import FLAVORS_FILE, QUEUE_FILE
+from taugen.api.kueue.clusterqueue import ClusterQueue
+from taugen.api.kueue.flavor import ResourceFlavor
+from taugen.compile.backends.kueue import FLAVORS_FILE, QUEUE_FILE
 from taugen.errors import InputError, Problem
-from taugen.kueue_api.clusterqueue import ClusterQueue
-from taugen.kueue_api.flavor import ResourceFlavor
 from taugen.load.document import load_documents
 from taugen.load.validate import validate
 from taugen.quantity import Quantity

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC
 
-from taugen.backends.kueue import CPU_FLAVOR, SLOT, TOPOLOGY
+from taugen.compile.backends.kueue import CPU_FLAVOR, SLOT, TOPOLOGY
 from taugen.compile.common import PRIORITY_TIERS
 from taugen.errors import InputError, Problem
 from taugen.load.inventory import GPU

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from taugen.emit import KUSTOMIZATION
+from taugen.emit.canonical import KUSTOMIZATION
 from taugen.errors import FoundProblems
 from taugen.load.document import Document, fast_documents
 from taugen.validate.engine import validate

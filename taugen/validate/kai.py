@@ -10,8 +10,8 @@ from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
-from taugen.backends.kai import RESERVED_QUEUES
-from taugen.kai_api import KAI_TOPOLOGY_API, QUEUE_API
+from taugen.api.kai import KAI_TOPOLOGY_API, QUEUE_API
+from taugen.compile.backends.kai import RESERVED_QUEUES
 from taugen.resolve.labels import GPU_CLASS, HOSTNAME
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource

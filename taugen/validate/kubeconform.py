@@ -7,7 +7,7 @@ import shutil
 import subprocess
 from dataclasses import replace
 
-from taugen.input_schemas import SCHEMA_DIR
+from taugen.models.schemas import SCHEMA_DIR
 from taugen.validate.engine import Report, Result
 from taugen.validate.findings import finding
 

@@ -18,7 +18,7 @@ from jsonschema.validators import validator_for
 from referencing import Registry, Resource
 
 from taugen.errors import TaugenError
-from taugen.input_schemas import SCHEMA_DIR
+from taugen.models.schemas import SCHEMA_DIR
 from taugen.validate.crd import load_crds, object_schema
 
 DEFAULT_KUBERNETES_VERSION = "1.33"

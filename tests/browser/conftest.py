@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from taugen.build import BuildOptions, build
+from taugen.commands.build import BuildOptions, build
 from tests.conftest import REPO
 
 INVENTORY = "examples/eastus-prod/inventory.yaml"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from taugen.report.command import ReportOptions, collect, write_report
-from taugen.report.model import SimRun, SimulationView
-from taugen.report.page import page
+from taugen.commands.report.command import ReportOptions, collect, write_report
+from taugen.commands.report.model import SimRun, SimulationView
+from taugen.commands.report.page import page
 from tests.browser.chromium import dump_dom, needs_chromium, screenshot
 from tests.browser.conftest import ADDED, MOVED, REMOVED
 from tests.browser.dom import Dom, parse

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from taugen import safewrite
-from taugen.safewrite import FAULT_HINT, HINT
+from taugen.write import safewrite
+from taugen.write.safewrite import FAULT_HINT, HINT
 from tests.conftest import Run
 from tests.helpers import gpu_node, inventory, snapshot
 from tests.unit._support import write_project

@@ -4,7 +4,7 @@ A two-cluster project, both clusters on one generated inventory, is built once (
 tree); its inventory is then replaced by the changed fleet, so a build swaps both cluster
 folders and the lock. Each trial restores the old state, forks a child process that runs
 `taugen build`, and kills it with SIGKILL: after `delay` seconds, or at a named point inside
-taugen/tree.py (its TAUGEN_CRASH_AT hook, set in the child).
+taugen/write/journal.py (its TAUGEN_CRASH_AT hook, set in the child).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.generate import generate
-from taugen import tree
 from taugen.cli import main
-from taugen.tree import read_files, recover, staging_dir
+from taugen.write import journal as tree
+from taugen.write.journal import read_files, recover, staging_dir
 
 CLUSTERS = ("c1", "c2")
 # The windows between renames: after staging, at the commit, between and after the renames.

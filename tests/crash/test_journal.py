@@ -1,4 +1,4 @@
-"""The write journal of taugen/tree.py, in-process (the kill harness runs it for real).
+"""The write journal of taugen/write/journal.py, in-process (the kill harness runs it for real).
 
 A crash is imitated by an exception raised at a named point after the commit: nothing below
 the point runs, as with SIGKILL. (Before the commit an exception is cleaned up at once, which
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from taugen import tree
 from taugen.errors import InputError
+from taugen.write import journal as tree
 
 OLD = {"c1": {"a.yaml": b"old c1\n"}, "c2": {"a.yaml": b"old c2\n"}}
 NEW = {"c1": {"a.yaml": b"new c1\n", "b.yaml": b"added\n"}, "c2": {"a.yaml": b"new c2\n"}}

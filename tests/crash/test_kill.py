@@ -1,6 +1,6 @@
 """Crash safety (issue 7): a build killed at any moment leaves the old tree or the new one.
 
-CI kills at every named point of taugen/tree.py and at a few delays. The long run:
+CI kills at every named point of taugen/write/journal.py and at a few delays. The long run:
 
     TAUGEN_CRASH_KILLS=200 TAUGEN_CRASH_NODES=500 .venv/bin/pytest tests/crash -q
 

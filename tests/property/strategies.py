@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
-from taugen.build import BuildOptions, BuildResult, build
+from taugen.commands.build import BuildOptions, BuildResult, build
 from tests.helpers import OBSERVED, gpu_node, inventory, rules, write_project
 
 Rule = tuple[list[str], dict[str, str]]

@@ -1,4 +1,4 @@
-"""taugen/blocks.py writes maps of strings byte for byte as PyYAML's dumper does (issue 6):
+"""taugen/emit/blocks.py writes maps of strings byte for byte as PyYAML's dumper does (issue 6):
 the fast path may never change a tree's bytes."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from taugen.emit import _dump_one, dump
+from taugen.emit.canonical import _dump_one, dump
 
 WORDS = st.sampled_from(
     [
@@ -83,7 +83,7 @@ def test_a_partial_node_takes_the_fast_path_and_is_byte_equal() -> None:
             "annotations": {"argocd.argoproj.io/sync-options": "ServerSideApply=true,Prune=false"},
         },
     }
-    from taugen.blocks import block
+    from taugen.emit.blocks import block
 
     assert block(node, lambda text: f"<{text}>") is not None
     assert dump([node], header="").decode() == _dump_one(node)

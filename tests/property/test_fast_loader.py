@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from taugen.emit import dump
+from taugen.emit.canonical import dump
 from taugen.errors import InputError, Problem
 from taugen.load import fast
 from taugen.load.document import load_documents, parse_documents

@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from taugen.cli import main
-from taugen.tree import JOURNAL, lock_temporary, staging_dir
+from taugen.write.journal import JOURNAL, lock_temporary, staging_dir
 from tests.helpers import gpu_node, inventory, snapshot, write_project
 
 NAMES = st.sampled_from(

@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taugen.cli import main
-from taugen.scaffold.files import Context, scaffold_files
+from taugen.commands.init.files import Context, scaffold_files
 from tests.helpers import gpu_node, inventory, write_project
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "day_two"

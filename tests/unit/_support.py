@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from taugen.build import BuildOptions, BuildResult, build
+from taugen.commands.build import BuildOptions, BuildResult, build
 from taugen.errors import InputError, Problem
 from taugen.load.project import load_cluster_inputs, load_project
 from taugen.resolve.cluster import ResolvedCluster, resolve

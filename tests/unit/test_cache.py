@@ -1,4 +1,4 @@
-"""The no-op shortcut (taugen/cache.py, R33/R34): never stands in for a build that would write
+"""The no-op shortcut (taugen/write/cache.py, R33/R34): never stands in for a build that would write
 something, never lives in the checkout, and never answers `build --check` (issues 16, 17)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-import taugen.build
-import taugen.cache
+import taugen.commands.build
+import taugen.write.cache
 from taugen.errors import Problem
 from tests.helpers import gpu_node, inventory, snapshot, write_yaml
 from tests.unit._support import objects, run_build, write_project
@@ -23,13 +23,13 @@ H200 = "h200-141gb"
 def compiles(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The clusters the build resolved, in order: empty when the shortcut answered."""
     seen: list[str] = []
-    real = taugen.build.resolve  # type: ignore[attr-defined]
+    real = taugen.commands.build.resolve  # type: ignore[attr-defined]
 
     def spy(inputs: Any) -> Any:
         seen.append(inputs.cluster.name)
         return real(inputs)
 
-    monkeypatch.setattr(taugen.build, "resolve", spy)
+    monkeypatch.setattr(taugen.commands.build, "resolve", spy)
     return seen
 
 
@@ -146,7 +146,7 @@ def test_check_is_a_real_compile_whatever_the_cache_says(
     run_build(project)
     queue = tmp_path / "out" / "c1" / "clusterqueue.yaml"
     queue.write_text(queue.read_text().replace("nominalQuota: '8'", "nominalQuota: '800'"))
-    monkeypatch.setattr(taugen.cache, "lookup", lambda *_: ())  # a cache that vouches for anything
+    monkeypatch.setattr(taugen.write.cache, "lookup", lambda *_: ())  # a cache that vouches for anything
     compiles.clear()
     differences = run_build(project, check=True).differences
     assert differences == (f"{queue}: ClusterQueue/taugrid differs",)
@@ -163,14 +163,14 @@ def test_the_cache_lives_outside_the_checkout(tmp_path: Path) -> None:
         "taugen.lock",
         "taugen.yaml",
     ]
-    (entry,) = taugen.cache.cache_folder().iterdir()
+    (entry,) = taugen.write.cache.cache_folder().iterdir()
     assert json.loads(entry.read_text())["warnings"][0][3] == "R26"  # the new-history warning
 
 
 def test_without_its_cache_the_build_is_only_slower(tmp_path: Path, compiles: list[str]) -> None:
     project = write_project(tmp_path, inventory([gpu_node("h-0")]))
     run_build(project)
-    for entry in taugen.cache.cache_folder().iterdir():
+    for entry in taugen.write.cache.cache_folder().iterdir():
         entry.unlink()
     compiles.clear()
     before = snapshot(tmp_path)
@@ -184,7 +184,7 @@ def test_a_changed_taugen_compiles_again(
     project = write_project(tmp_path, inventory([gpu_node("h-0")]))
     run_build(project)
     compiles.clear()
-    monkeypatch.setattr(taugen.cache, "_compiler_digest", lambda: "another taugen")
+    monkeypatch.setattr(taugen.write.cache, "_compiler_digest", lambda: "another taugen")
     run_build(project)
     assert compiles == ["c1"]
 
@@ -194,8 +194,10 @@ def test_an_input_that_is_not_a_regular_file_is_never_read_for_the_key(tmp_path:
     project = write_project(tmp_path, inventory([gpu_node("h-0")]))
     fifo = tmp_path / "fifo.yaml"
     os.mkfifo(fifo)
-    request = taugen.cache.Request(project, tmp_path / "out", ("c1",), (False, False, True), (fifo,), project)
-    assert taugen.cache.lookup(request, __import__("datetime").datetime.now()) is None
+    request = taugen.write.cache.Request(
+        project, tmp_path / "out", ("c1",), (False, False, True), (fifo,), project
+    )
+    assert taugen.write.cache.lookup(request, __import__("datetime").datetime.now()) is None
 
 
 def test_replayed_warnings_are_problems(tmp_path: Path) -> None:

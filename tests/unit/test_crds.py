@@ -15,7 +15,7 @@ import pytest
 import yaml
 from jsonschema import Draft7Validator
 
-from taugen.build import BuildOptions, build
+from taugen.commands.build import BuildOptions, build
 from tests.support.crd import (
     OBJECT_META,
     CrdVersion,

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 import yaml
 
-from taugen.drift.command import drift
-from taugen.drift.compare import Drift, GpuDrift, LabelDrift, tree_labels
-from taugen.drift.report import as_json, as_text
+from taugen.commands.drift.command import drift
+from taugen.commands.drift.compare import Drift, GpuDrift, LabelDrift, tree_labels
+from taugen.commands.drift.report import as_json, as_text
 from tests.day_two_helpers import CLUSTERS, PROJECT, SYNCED, built_copy
 from tests.helpers import add_profile
 from tests.unit._support import problems_of

@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 
 from taugen.compile.manifest import Manifest
-from taugen.emit import emit, ordered
+from taugen.emit.canonical import emit, ordered
 from tests.helpers import cpu_node, gpu_node, inventory, lock_semantics, rules, snapshot, write_yaml
 from tests.unit._support import profile, run_build, write_profiles, write_project
 
@@ -209,7 +209,7 @@ _BUILD = """
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from taugen.build import BuildOptions, build
+from taugen.commands.build import BuildOptions, build
 build(BuildOptions(project_file=Path(sys.argv[1]), now=datetime(2026, 11, 28, 13, tzinfo=UTC)))
 """
 

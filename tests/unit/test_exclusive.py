@@ -7,8 +7,8 @@ from pathlib import Path
 
 import yaml
 
-from taugen.build import BuildOptions, BuildResult, build
-from taugen.exclusive import exclusive
+from taugen.commands.build import BuildOptions, BuildResult, build
+from taugen.write.exclusive import exclusive
 from tests.helpers import gpu_node, inventory, snapshot, write_project, write_yaml
 
 
@@ -61,7 +61,7 @@ def test_a_build_waits_for_another_project_writing_the_same_output_root(tmp_path
 
 def test_validate_waits_for_a_running_build(tmp_path: Path) -> None:
     """Issue 17 item 9: validate saw a torn tree during a build; it holds a shared lock."""
-    from taugen.validate.command import ValidateOptions, validate_paths
+    from taugen.commands.validate import ValidateOptions, validate_paths
 
     project = write_project(tmp_path, inventory([gpu_node("h200-0")]))
     build(BuildOptions(project))

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from taugen.build import BuildOptions, build
+from taugen.commands.build import BuildOptions, build
 
 REPO = Path(__file__).resolve().parents[2]
 COMMITTED_OUT = REPO / "out"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from taugen.tree import JOURNAL, lock_temporary, staging_dir
-from taugen.validate.command import ValidateOptions, validate_paths
+from taugen.commands.validate import ValidateOptions, validate_paths
+from taugen.write.journal import JOURNAL, lock_temporary, staging_dir
 from tests.helpers import gpu_node, inventory, snapshot
 from tests.unit._support import problems_of, run_build, write_project
 

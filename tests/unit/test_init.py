@@ -12,10 +12,10 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from taugen import __version__
-from taugen.input_schemas import schema_files
-from taugen.kueue_api import API_VERSION as KUEUE_API
-from taugen.scaffold import DEFAULT_REPO_URL, InitRefused, init
-from taugen.scaffold.files import TAUGEN_GIT
+from taugen.api.kueue import API_VERSION as KUEUE_API
+from taugen.commands.init import DEFAULT_REPO_URL, InitRefused, init
+from taugen.commands.init.files import TAUGEN_GIT
+from taugen.models.schemas import schema_files
 from taugen.validate.schemas import SchemaStore
 
 REPO = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from lupa.lua51 import LuaRuntime, lua_type  # Argo CD runs health checks in gopher-lua, a Lua 5.1
 
-from taugen.scaffold import init
+from taugen.commands.init import init
 
 KEY = "resource.customizations.health.kueue.x-k8s.io_"
 

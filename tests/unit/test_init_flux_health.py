@@ -12,7 +12,7 @@ import pytest
 import yaml
 from celpy.adapter import json_to_cel
 
-from taugen.scaffold import init
+from taugen.commands.init import init
 
 
 @pytest.fixture(scope="module")

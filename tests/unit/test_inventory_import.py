@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from taugen.inventory_ops.changes import FleetChanges, NodeChange
-from taugen.inventory_ops.refresh import ImportResult, import_nodes
+from taugen.commands.inventory.changes import FleetChanges, NodeChange
+from taugen.commands.inventory.refresh import ImportResult, import_nodes
 from taugen.load.inventory import Inventory, load_inventory
 from tests.day_two_helpers import CASES, GOLDEN
 from tests.helpers import snapshot

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from taugen.explain.view import load_view
-from taugen.inventory_ops.show import as_json, as_table, summarize
+from taugen.commands.explain.view import load_view
+from taugen.commands.inventory.show import as_json, as_table, summarize
 from tests.day_two_helpers import PROJECT, built_copy
 
 

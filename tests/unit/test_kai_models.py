@@ -11,7 +11,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from pydantic import ValidationError
 
-from taugen.kai_api import SCHEMA_DIR, kai_schema_files
+from taugen.api.kai import SCHEMA_DIR, kai_schema_files
 from taugen.models.project import Cluster, Scheduler
 from taugen.models.run import Run, Workload
 from tests.conftest import Run as CliRun
@@ -85,7 +85,7 @@ def test_fields_of_the_other_workload_are_refused(fields: dict[str, Any], messag
 
 
 def test_committed_kai_schemas_are_the_generated_ones() -> None:
-    """taugen/kai_api -> schemas/<group>/<kind>_<version>.json (`taugen schema --out taugen/schemas`)."""
+    """taugen/api/kai -> schemas/<group>/<kind>_<version>.json (`taugen schema --out taugen/schemas`)."""
     committed = {
         name: (SCHEMA_DIR / name).read_bytes() for name in kai_schema_files() if (SCHEMA_DIR / name).is_file()
     }

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 import yaml
 
-from taugen.build import BuildOptions, build
-from taugen.validate.command import ValidateOptions, validate_paths
+from taugen.commands.build import BuildOptions, build
+from taugen.commands.validate import ValidateOptions, validate_paths
 from tests.kai_helpers import KAI_CLUSTER, KUEUE_CLUSTER, build_kai_lab, tree_files
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "kai" / KAI_CLUSTER

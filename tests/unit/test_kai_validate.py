@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import yaml
 
-from taugen.validate.command import ValidateOptions, validate_paths
+from taugen.commands.validate import ValidateOptions, validate_paths
 
 QUEUE_API = "scheduling.run.ai/v2"
 LEVELS = ["tau.azure.com/site", "tau.azure.com/network-domain", "kubernetes.io/hostname"]

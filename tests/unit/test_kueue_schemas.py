@@ -1,4 +1,4 @@
-"""taugen's own Kueue v1beta2 JSON Schemas (taugen/kueue_api): committed, valid, and faithful.
+"""taugen's own Kueue v1beta2 JSON Schemas (taugen/api/kueue): committed, valid, and faithful.
 
 Faithful means: on a corpus of valid and invalid documents, taugen's schema, taugen's models
 and the upstream Kueue v0.19.2 CRD (converted by tests/support/crd.py) all give the verdict the
@@ -19,7 +19,7 @@ import yaml
 from jsonschema import Draft202012Validator
 from pydantic import ValidationError
 
-from taugen.kueue_api import API_VERSION, KINDS, SCHEMA_DIR, kueue_schema_files, write_kueue_schemas
+from taugen.api.kueue import API_VERSION, KINDS, SCHEMA_DIR, kueue_schema_files, write_kueue_schemas
 from tests.support.crd import Schema, load_crds, object_schema
 
 REPO = Path(__file__).resolve().parents[2]
@@ -28,7 +28,7 @@ CORPUS = REPO / "tests" / "cases" / "kueue_schema"
 GROUP = "kueue.x-k8s.io"
 REGENERATE = (
     "regenerate them at the repository root with "
-    "`.venv/bin/python -c 'from taugen.kueue_api import write_kueue_schemas; write_kueue_schemas()'`"
+    "`.venv/bin/python -c 'from taugen.api.kueue import write_kueue_schemas; write_kueue_schemas()'`"
 )
 ERROR_AT = "test.taugen/error-at"  # an invalid corpus document names where it is wrong
 TIMESTAMP = "tag:yaml.org,2002:timestamp"
@@ -71,7 +71,7 @@ def test_committed_kueue_schemas_are_the_generated_ones() -> None:
     committed = {p.relative_to(SCHEMA_DIR).as_posix(): p.read_bytes() for p in (SCHEMA_DIR / GROUP).glob("*")}
     assert sorted(committed) == sorted(generated), f"Kueue schema files differ from the models: {REGENERATE}"
     stale = [name for name in sorted(generated) if committed[name] != generated[name]]
-    assert not stale, f"{', '.join(stale)} out of date with taugen/kueue_api: {REGENERATE}"
+    assert not stale, f"{', '.join(stale)} out of date with taugen/api/kueue: {REGENERATE}"
 
 
 def test_one_file_per_kind_where_kubeconform_looks() -> None:

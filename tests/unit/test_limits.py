@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from benchmarks.generate import generate
-from taugen.backends.kueue import KueueBackend
+from taugen.compile.backends.kueue import KueueBackend
 from taugen.compile.quota import ClassQuota
 from taugen.errors import InputError, Problem
 from taugen.load import limits
 from taugen.load.document import load_documents, parse_documents
-from taugen.tree import read_files
+from taugen.write.journal import read_files
 from tests.helpers import gpu_node, inventory, rules, snapshot
 from tests.unit._support import (
     line_of,

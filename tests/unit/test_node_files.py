@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from taugen.nodelabels.base import file_name
+from taugen.compile.nodelabels.base import file_name
 from tests.helpers import gpu_node, inventory
 from tests.unit._support import run_build, write_project
 

@@ -13,16 +13,16 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
+from taugen.api.nfd import SCHEMA_FILE, nfd_schema_files
+from taugen.commands.validate import ValidateOptions, validate_paths
 from taugen.compile.manifest import Manifest
+from taugen.compile.nodelabels import NODE_LABEL_BACKENDS
+from taugen.compile.nodelabels.nfd import NFD_API, NfdBackend
+from taugen.compile.nodelabels.node import NodeBackend
 from taugen.errors import InputError
 from taugen.load.project import load_cluster_inputs, load_project
 from taugen.models.project import Cluster
-from taugen.nodelabels import NODE_LABEL_BACKENDS
-from taugen.nodelabels.nfd import NFD_API, NfdBackend
-from taugen.nodelabels.nfd_api import SCHEMA_FILE, nfd_schema_files
-from taugen.nodelabels.node import NodeBackend
 from taugen.resolve.cluster import ResolvedCluster, resolve
-from taugen.validate.command import ValidateOptions, validate_paths
 from tests.helpers import cpu_node, gpu_node, inventory, read_objects, rules
 from tests.unit._support import resolve_project, run_build, write_project
 

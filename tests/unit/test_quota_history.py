@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from taugen.lock import HINT
+from taugen.lock.lockfile import HINT
 from tests.helpers import gpu_node, inventory, snapshot, write_yaml
 from tests.unit._support import objects, problems_of, run_build, write_project
 

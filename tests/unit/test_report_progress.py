@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from taugen.commands.report.command import ReportOptions, report_html
 from taugen.progress import ProgressLine
-from taugen.report.command import ReportOptions, report_html
 from tests.helpers import gpu_node, inventory
 from tests.unit._support import run_build, write_project
 

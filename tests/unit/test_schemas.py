@@ -14,7 +14,7 @@ import yaml
 from jsonschema import Draft202012Validator
 from pydantic import ValidationError
 
-from taugen.input_schemas import KINDS, schema_files
+from taugen.models.schemas import KINDS, schema_files
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMAS = REPO / "taugen" / "schemas"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from taugen.staleness import CLOCK_SKEW
+from taugen.lock.staleness import CLOCK_SKEW
 from tests.helpers import gpu_node, inventory, write_yaml
 from tests.unit._support import NOW, problems_of, run_build, write_lock, write_project
 

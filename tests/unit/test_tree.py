@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
-from taugen.tree import recover, staging_dir
+from taugen.write.journal import recover, staging_dir
 from tests.helpers import cpu_node, gpu_node, inventory, load_json, rules, snapshot, write_yaml
 from tests.unit._support import (
     NODE_ANNOTATIONS,

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-import taugen.cache
 import taugen.compile.cluster
-from taugen.backends import BACKENDS
-from taugen.backends.kueue import KueueBackend
+import taugen.write.cache
+from taugen.compile.backends import BACKENDS
+from taugen.compile.backends.kueue import KueueBackend
 from taugen.compile.manifest import Manifest
+from taugen.compile.nodelabels import node_labels
 from taugen.compile.quota import ClassQuota
 from taugen.errors import FoundProblems
-from taugen.nodelabels import node_labels
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.validate.gate import check_files
 from tests.conftest import Run
@@ -147,7 +147,7 @@ NodeLabels = Callable[[ResolvedCluster], list[Manifest]]
 
 
 def _node_with_unknown_field(original: NodeLabels) -> NodeLabels:
-    """taugen.build's node_labels, but the first Node gets a misspelt spec field."""
+    """taugen.commands.build's node_labels, but the first Node gets a misspelt spec field."""
 
     def broken(cluster: ResolvedCluster) -> list[Manifest]:
         first, *rest = original(cluster)
@@ -174,7 +174,7 @@ SABOTAGE = {
 
 def _sabotage(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # A changed taugen: the no-op cache's key no longer matches, so the build compiles.
-    monkeypatch.setattr(taugen.cache, "_compiler_digest", lambda: "a changed taugen")
+    monkeypatch.setattr(taugen.write.cache, "_compiler_digest", lambda: "a changed taugen")
     if name == "node-unknown-field":
         monkeypatch.setattr(taugen.compile.cluster, "node_labels", _node_with_unknown_field(node_labels))
     else:

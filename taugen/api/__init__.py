@@ -1,0 +1,1 @@
+"""Models of the upstream APIs taugen writes: Kueue, KAI Scheduler, Node Feature Discovery."""

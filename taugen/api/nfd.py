@@ -1,0 +1,114 @@
+"""node-feature-discovery's NodeFeatureRule (nfd.k8s-sigs.io/v1alpha1) as a strict model, and its
+JSON Schema, committed in schemas/nfd.k8s-sigs.io/ so `taugen validate` knows the kind.
+
+Written for taugen from NFD's API reference (the rule format of its customization guide), not
+copied from its CRD: closed at every level, as the Kueue models are.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import StrictStr
+
+from taugen.api.kueue.meta import ClusterObjectMeta, KueueModel
+from taugen.api.kueue.schema import DIALECT, _ManifestSchema
+from taugen.compile.nodelabels.nfd import KIND, NFD_API
+
+GROUP, VERSION = NFD_API.split("/")
+SCHEMA_FILE = f"{GROUP}/{KIND.lower()}_{VERSION}.json"  # kubeconform's layout, as for Kueue
+
+Op = Literal[
+    "In",
+    "NotIn",
+    "InRegexp",
+    "Exists",
+    "DoesNotExist",
+    "Gt",
+    "Ge",
+    "Lt",
+    "Le",
+    "GtLt",
+    "GeLe",
+    "IsTrue",
+    "IsFalse",
+]
+
+
+class MatchExpression(KueueModel):
+    """An operator and its arguments, tested against one feature element's value (or name)."""
+
+    op: Op
+    value: list[StrictStr] | None = None
+    type: Literal["version"] | None = None
+
+
+class FeatureMatcherTerm(KueueModel):
+    """Requirements on one feature set, e.g. `system.name`; all of them must match."""
+
+    feature: StrictStr
+    match_expressions: dict[StrictStr, MatchExpression] | None = None
+    match_name: MatchExpression | None = None
+
+
+class MatchAnyElem(KueueModel):
+    match_features: list[FeatureMatcherTerm]
+
+
+class Taint(KueueModel):
+    key: StrictStr
+    value: StrictStr | None = None
+    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
+    time_added: StrictStr | None = None
+
+
+class Rule(KueueModel):
+    """A named rule: when its matchers hold on a node, nfd-master sets its labels there."""
+
+    name: StrictStr
+    labels: dict[StrictStr, StrictStr] | None = None
+    labels_template: StrictStr | None = None
+    annotations: dict[StrictStr, StrictStr] | None = None
+    vars: dict[StrictStr, StrictStr] | None = None
+    vars_template: StrictStr | None = None
+    extended_resources: dict[StrictStr, StrictStr] | None = None
+    taints: list[Taint] | None = None
+    match_features: list[FeatureMatcherTerm] | None = None
+    match_any: list[MatchAnyElem] | None = None
+
+
+class NodeFeatureRuleSpec(KueueModel):
+    rules: list[Rule]
+
+
+class NodeFeatureRule(KueueModel):
+    """Cluster-scoped node labelling rules, evaluated by nfd-master."""
+
+    api_version: Literal["nfd.k8s-sigs.io/v1alpha1"]
+    kind: Literal["NodeFeatureRule"]
+    metadata: ClusterObjectMeta
+    spec: NodeFeatureRuleSpec
+    status: dict[str, Any] | None = None
+
+
+def nfd_schema_files() -> dict[str, bytes]:
+    """`nfd.k8s-sigs.io/nodefeaturerule_v1alpha1.json` (relative to schemas/) -> its JSON text."""
+    schema = {
+        "$schema": DIALECT,
+        "$id": f"https://taugen.tau.azure.com/schemas/{SCHEMA_FILE}",
+        **NodeFeatureRule.model_json_schema(schema_generator=_ManifestSchema),
+        "title": f"{KIND} ({NFD_API})",
+    }
+    return {SCHEMA_FILE: (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode()}
+
+
+def write_nfd_schemas(folder: Path) -> list[Path]:
+    """Write the schema under folder (schemas/ in the repository); the paths written."""
+    written = []
+    for name, text in nfd_schema_files().items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(text)
+        written.append(folder / name)
+    return written

@@ -1,0 +1,231 @@
+"""`taugen build`: load -> resolve -> compile -> emit -> write (STYLE.md's pipeline)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from taugen.compile.cluster import cluster_backend, cluster_manifests
+from taugen.compile.decorate import decorate
+from taugen.compile.digest import catalog_digest
+from taugen.compile.quota import plan_quotas
+from taugen.emit.canonical import emit_objects, render
+from taugen.errors import InputError, Problem, ProblemCollector
+from taugen.gcpause import paused_gc
+from taugen.load.profiles import LoadedProfile, profile_files
+from taugen.load.project import (
+    LoadedProject,
+    load_cluster_inputs,
+    load_project,
+    load_project_profiles,
+)
+from taugen.lock.history import check_total, quota_history
+from taugen.lock.lockfile import ClusterLock, Lock, LockState, lock_bytes, read_lock
+from taugen.lock.staleness import check_fresh
+from taugen.models.project import Cluster
+from taugen.progress import Progress, silent
+from taugen.resolve.cluster import resolve
+from taugen.validate.gate import check_tree
+from taugen.write.cache import Request, lookup, store
+from taugen.write.check import describe
+from taugen.write.exclusive import exclusive
+from taugen.write.journal import read_files, recover, staging_dir, write_tree
+from taugen.write.safety import check_cluster_folders, check_output_root
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    project_file: Path = Path("taugen.yaml")
+    cluster: str | None = None
+    out: Path | None = None
+    check: bool = False
+    allow_quota_decrease: bool = False
+    allow_stale: bool = False
+    now: datetime = field(default_factory=lambda: datetime.now(UTC))
+    progress: Progress = field(default=silent, compare=False)  # stage names for the CLI (issue 12)
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    warnings: tuple[Problem, ...]
+    written: tuple[str, ...] = ()  # cluster folders replaced (and the lock), in order
+    differences: tuple[str, ...] = ()  # --check: what is not as a build would write it
+
+
+@dataclass(frozen=True)
+class CompiledCluster:
+    files: dict[str, bytes]
+    objects: dict[str, list[dict[str, Any]]]  # per file, as written (validated before the swap)
+    lock: ClusterLock
+    warnings: list[Problem]
+    deadline: datetime | None  # R31: when maxInventoryAge makes this inventory stale
+
+
+def _build(options: BuildOptions) -> BuildResult:
+    loaded = load_project(options.project_file)
+    clusters = selected_clusters(loaded, options.cluster)
+    root = loaded.output_root(options.out)
+    preview = root.resolve() != loaded.output_root(None).resolve()  # --out elsewhere: no lock written
+    check_output_root(loaded, root)
+    if not options.check:
+        recover(root, None if preview else loaded.lock_path)  # finish or undo a killed build first
+    state = read_lock(loaded.lock_path)
+    leaving = tuple(sorted(set(state.lock.clusters) - {c.name for c in loaded.project.clusters}))
+    check_cluster_folders(loaded, root, leaving)
+    request = None if options.check else _request(loaded, clusters, root, options, preview)
+    if request is not None and (replayed := lookup(request, options.now)) is not None:
+        return BuildResult(replayed)  # nothing changed since the last build: its warnings again
+    compiled = _compile_all(loaded, clusters, load_project_profiles(loaded), state, options)
+    dropped = () if options.cluster or preview else leaving
+    new_lock = None if preview else _new_lock(state.lock, compiled, dropped)
+    files = {name: c.files for name, c in compiled.items()}
+    warnings = (*state.warnings(loaded.lock_path), *(w for c in compiled.values() for w in c.warnings))
+    options.progress("validating the compiled tree")
+    check_tree(root, {name: (c.objects, c.files) for name, c in compiled.items()})
+    expected = None if new_lock is None else (loaded.lock_path, new_lock)
+    if options.check:
+        return BuildResult(warnings, differences=tuple(_differences(root, files, dropped, expected)))
+    options.progress(f"writing {root}")
+    written = write_tree(root, files, dropped, lock=expected)
+    if request is not None:
+        store(request, [d for c in compiled.values() if (d := c.deadline) is not None], warnings)
+    return BuildResult(warnings, tuple(written))
+
+
+def _request(
+    loaded: LoadedProject, clusters: Sequence[Cluster], root: Path, options: BuildOptions, preview: bool
+) -> Request:
+    sources = [loaded.doc.path]
+    for cluster in clusters:
+        sources += [loaded.root / cluster.inventory, *(loaded.root / r for r in cluster.rules)]
+    sources += profile_files(loaded.profile_sources())
+    return Request(
+        project=loaded.doc.path,
+        root=root,
+        clusters=tuple(c.name for c in clusters),
+        options=(options.allow_quota_decrease, options.allow_stale, not preview),
+        sources=tuple(sources),
+        lock=loaded.lock_path,
+    )
+
+
+def build(options: BuildOptions) -> BuildResult:
+    """Compile the project; a build that writes waits for any other build of the same project,
+    then compiles against the tree and lock that build left."""
+    folder = options.project_file.resolve().parent
+    try:
+        if options.check or not folder.is_dir():
+            with paused_gc():
+                return _build(options)
+        root = load_project(options.project_file).output_root(options.out)  # where it stages
+        with exclusive(folder, root.resolve().parent), paused_gc():
+            return _build(options)
+    except OSError as err:  # a file-system fault is reported, never a traceback (issue 17)
+        raise InputError([_io_problem(err, folder)]) from None
+
+
+def _io_problem(err: OSError, folder: Path) -> Problem:
+    where = Path(str(err.filename)) if err.filename else folder
+    message = f"{err.strerror or err}: {where}"
+    hint = "fix the cause (permissions, free space) and build again: out/ and taugen.lock are whole"
+    return Problem(where, 0, 0, "io", message, hint)
+
+
+def selected_clusters(loaded: LoadedProject, name: str | None) -> list[Cluster]:
+    clusters = loaded.project.clusters
+    if name is None:
+        return list(clusters)
+    chosen = [c for c in clusters if c.name == name]
+    if not chosen:
+        known = ", ".join(c.name for c in clusters)
+        raise InputError(
+            [
+                loaded.doc.at(["clusters"]).problem(
+                    "usage",
+                    f"--cluster {name}: the project has no such cluster",
+                    f"choose one of: {known}",
+                )
+            ]
+        )
+    return chosen
+
+
+def _compile_all(
+    loaded: LoadedProject,
+    clusters: Sequence[Cluster],
+    profiles: Sequence[LoadedProfile],
+    state: LockState,
+    options: BuildOptions,
+) -> dict[str, CompiledCluster]:
+    problems = ProblemCollector()
+    compiled: dict[str, CompiledCluster] = {}
+    for cluster in clusters:
+        try:
+            compiled[cluster.name] = _compile(loaded, cluster, profiles, state, options)
+        except InputError as err:
+            problems.extend(err.problems)
+    problems.raise_if_any()
+    return compiled
+
+
+def _compile(
+    loaded: LoadedProject,
+    cluster: Cluster,
+    profiles: Sequence[LoadedProfile],
+    state: LockState,
+    options: BuildOptions,
+) -> CompiledCluster:
+    options.progress(f"loading cluster {cluster.name}")
+    inputs = load_cluster_inputs(loaded, cluster)
+    previous = state.lock.clusters.get(cluster.name)
+    check_fresh(cluster, inputs.inventory, previous, options.now, options.allow_stale, loaded.lock_path)
+    options.progress(f"resolving and compiling cluster {cluster.name}")
+    resolved = resolve(inputs)
+    history = quota_history(cluster, state, loaded.lock_path, loaded.output_root(None) / cluster.name)
+    quotas, quota_warnings = plan_quotas(resolved, history.marks, options.allow_quota_decrease)
+    check_total(cluster, history, quotas, options.allow_quota_decrease)
+    digest = catalog_digest(resolved, profiles, quotas)
+    manifests = cluster_manifests(cluster, resolved, quotas, profiles, digest)
+    objects = emit_objects(decorate(manifests, cluster_backend(cluster)))
+    entry = ClusterLock(
+        observedAt=resolved.observed_at.astimezone(UTC),
+        inputsDigest=digest,
+        gpuQuota={q.gpu_class: q.gpus for q in quotas},
+    )
+    warnings = [*history.warnings, *resolved.warnings, *quota_warnings]
+    age = cluster.maxInventoryAge
+    deadline = None if age is None or options.allow_stale else resolved.observed_at + age
+    return CompiledCluster(render(objects), objects, entry, warnings, deadline)
+
+
+def _new_lock(lock: Lock, compiled: dict[str, CompiledCluster], dropped: tuple[str, ...]) -> bytes:
+    clusters = {k: v for k, v in lock.clusters.items() if k not in dropped}
+    clusters.update({name: c.lock for name, c in compiled.items()})
+    return lock_bytes(Lock(clusters=dict(sorted(clusters.items()))))
+
+
+def _differences(
+    root: Path, files: dict[str, dict[str, bytes]], dropped: tuple[str, ...], lock: tuple[Path, bytes] | None
+) -> list[str]:
+    """What is not as a build would write it: every file compared with a real compile (R34)."""
+    lines = []
+    for name, content in files.items():
+        lines += describe(root / name, read_files(root / name), content)
+    lines += [
+        f"{root / name}: cluster no longer in the project (a build removes it)"
+        for name in dropped
+        if (root / name).exists() or (root / name).is_symlink()
+    ]
+    staging = staging_dir(root)
+    if staging.exists() or staging.is_symlink():
+        lines.append(f"{staging}: left by an interrupted build (`taugen build` finishes or undoes it)")
+    if lock is not None:
+        path, expected = lock
+        if path.is_symlink() or not path.is_file():
+            lines.append(f"{path}: missing")
+        elif path.read_bytes() != expected:
+            lines.append(f"{path}: out of date")
+    return lines

@@ -1,0 +1,116 @@
+"""Compare a live node list with the compiled partial Nodes (R29) and the inventory.
+
+Drift kinds: taugen labels missing, extra or different on a live node; nodes in the
+cluster but not in the inventory, and the reverse; GPU capacity that differs from the
+inventory (the quota of R26 is summed from the inventory, not from the cluster).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from taugen.compile.manifest import MANAGED_BY
+from taugen.errors import Problem
+from taugen.load.document import load_documents
+from taugen.load.inventory import Inventory, NodeFacts
+from taugen.resolve.labels import OWN_PREFIXES
+
+NODES_DIR = "nodes"  # where every node-label backend writes (R29; taugen/compile/nodelabels)
+
+
+@dataclass(frozen=True)
+class LabelDrift:
+    node: str
+    missing: Mapping[str, str]  # in the tree, not on the live node
+    extra: Mapping[str, str]  # taugen's own label keys on the live node that the tree lacks
+    different: Mapping[str, tuple[str, str]]  # key -> (tree, live)
+
+
+@dataclass(frozen=True)
+class GpuDrift:
+    node: str
+    inventory: int
+    live: int
+
+
+@dataclass(frozen=True)
+class Drift:
+    cluster: str
+    labels: tuple[LabelDrift, ...]
+    not_in_inventory: tuple[str, ...]  # in the cluster, not in the inventory
+    not_in_cluster: tuple[str, ...]  # in the inventory, not in the cluster
+    gpu_capacity: tuple[GpuDrift, ...]
+    warnings: tuple[Problem, ...] = ()
+
+    @property
+    def drifted(self) -> bool:
+        return bool(self.labels or self.not_in_inventory or self.not_in_cluster or self.gpu_capacity)
+
+
+def tree_labels(folder: Path) -> dict[str, dict[str, str]]:
+    """Node name -> the labels the tree puts on it (R29): partial Nodes, or nfd's rules."""
+    found: dict[str, dict[str, str]] = {}
+    for path in sorted((folder / NODES_DIR).rglob("*.yaml")):
+        for doc in load_documents(path):
+            obj: Any = doc.data
+            if not isinstance(obj, dict):
+                continue
+            if obj.get("kind") == "Node":
+                meta = obj.get("metadata") or {}
+                found.setdefault(str(meta.get("name")), {}).update(_strings(meta.get("labels")))
+            elif obj.get("kind") == "NodeFeatureRule":
+                for rule in (obj.get("spec") or {}).get("rules") or []:
+                    for name in _rule_nodes(rule):
+                        found.setdefault(name, {}).update(_strings(rule.get("labels")))
+    return found
+
+
+def _strings(labels: Any) -> dict[str, str]:
+    return {str(k): str(v) for k, v in (labels or {}).items()}
+
+
+def _rule_nodes(rule: Any) -> list[str]:
+    """The node names an nfd rule matches through system.name's nodename element."""
+    names: list[str] = []
+    for feature in rule.get("matchFeatures") or []:
+        expression = (feature.get("matchExpressions") or {}).get("nodename") or {}
+        names += [str(v) for v in expression.get("value") or []]
+    return names
+
+
+def compare(
+    cluster: str, tree: Mapping[str, Mapping[str, str]], inventory: Inventory, live: Inventory
+) -> Drift:
+    known = {n.name: n for n in inventory.nodes}
+    seen = {n.name: n for n in live.nodes}
+    labels = [d for n in live.nodes if n.name in known and (d := label_drift(n, tree.get(n.name, {})))]
+    gpus = [
+        GpuDrift(name, known[name].gpus, seen[name].gpus)
+        for name in sorted(set(known) & set(seen))
+        if known[name].gpus != seen[name].gpus
+    ]
+    return Drift(
+        cluster,
+        tuple(sorted(labels, key=lambda d: d.node)),
+        tuple(sorted(set(seen) - set(known))),
+        tuple(sorted(set(known) - set(seen))),
+        tuple(gpus),
+    )
+
+
+def label_drift(node: NodeFacts, wanted: Mapping[str, str]) -> LabelDrift | None:
+    live = node.labels
+    missing = {k: v for k, v in sorted(wanted.items()) if k not in live}
+    different = {k: (v, live[k]) for k, v in sorted(wanted.items()) if k in live and live[k] != v}
+    extra = {k: v for k, v in sorted(live.items()) if k not in wanted and _ours(k)}
+    if missing or different or extra:
+        return LabelDrift(node.name, missing, extra, different)
+    return None
+
+
+def _ours(key: str) -> bool:
+    """§1.2: labels under taugen's prefixes are its outputs; so is its managed-by label (§4)."""
+    return key.startswith(OWN_PREFIXES) or key == MANAGED_BY

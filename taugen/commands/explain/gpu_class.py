@@ -1,0 +1,59 @@
+"""`taugen explain class`: the nodes, GPUs, Ready slots, quota and domains of one gpu class."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from taugen.commands.explain.counts import DomainCount, count_domains
+from taugen.commands.explain.view import ClusterView
+from taugen.compile.backends.kueue import flavor_name
+from taugen.errors import InputError
+from taugen.resolve.labels import ACCELERATOR_DOMAIN, NETWORK_DOMAIN
+
+
+@dataclass(frozen=True)
+class ClassNode:
+    name: str
+    ready: bool
+    gpus: int
+    network_domain: str
+    accelerator_domain: str
+
+
+@dataclass(frozen=True)
+class ClassExplanation:
+    cluster: str
+    gpu_class: str
+    flavor: str
+    nodes: tuple[ClassNode, ...]
+    gpus: int  # summed allocatable in the inventory
+    ready_slots: int  # R27
+    quota: int  # R26: the GPU quota a build writes
+    high_water: int | None  # R26: the lock's mark; None before the first build
+    domains: tuple[DomainCount, ...]
+
+
+def explain_class(view: ClusterView, gpu_class: str) -> ClassExplanation:
+    quota = view.quota(gpu_class)
+    if quota is None:
+        known = ", ".join(q.gpu_class for q in view.quotas) or "none"
+        where = view.resolved.inventory.nodes_at
+        raise InputError(
+            [where.problem("usage", f"cluster {view.name} has no gpu-class {gpu_class}", f"classes: {known}")]
+        )
+    members = [n for n in view.resolved.nodes if n.gpu_class == gpu_class]
+    nodes = tuple(
+        ClassNode(n.name, n.ready, n.gpus, n.labels[NETWORK_DOMAIN], n.labels[ACCELERATOR_DOMAIN])
+        for n in members
+    )
+    return ClassExplanation(
+        view.name,
+        gpu_class,
+        flavor_name(gpu_class),
+        nodes,
+        quota.observed_gpus,
+        quota.slots,
+        quota.gpus,
+        view.high_water.get(gpu_class),
+        tuple(count_domains(members)),
+    )

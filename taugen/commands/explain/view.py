@@ -1,0 +1,66 @@
+"""One cluster as the day-two commands see it: resolved inputs and the lock's high-water marks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from taugen.commands.build import selected_clusters
+from taugen.compile.quota import ClassQuota, plan_quotas
+from taugen.errors import InputError
+from taugen.load.project import LoadedProject, load_cluster_inputs, load_project
+from taugen.lock.lockfile import read_lock
+from taugen.models.project import Cluster
+from taugen.resolve.cluster import ResolvedCluster, resolve
+
+
+@dataclass(frozen=True)
+class ClusterView:
+    loaded: LoadedProject
+    cluster: Cluster
+    resolved: ResolvedCluster
+    high_water: Mapping[str, int]  # R26: gpuQuota in the committed lock
+    quotas: tuple[ClassQuota, ...]  # what a build would write, high-water marks included
+
+    @property
+    def name(self) -> str:
+        return self.cluster.name
+
+    def relative(self, path: Path) -> str:
+        """A path as the project names it: relative to the project file's folder."""
+        try:
+            return path.resolve().relative_to(self.loaded.root).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    def quota(self, gpu_class: str) -> ClassQuota | None:
+        return next((q for q in self.quotas if q.gpu_class == gpu_class), None)
+
+
+def pick_cluster(loaded: LoadedProject, name: str | None) -> Cluster:
+    """--cluster NAME, or the only cluster of the project."""
+    clusters = loaded.project.clusters
+    if name is not None:
+        return selected_clusters(loaded, name)[0]
+    if len(clusters) == 1:
+        return clusters[0]
+    names = ", ".join(c.name for c in clusters)
+    raise InputError(
+        [
+            loaded.doc.at(["clusters"]).problem(
+                "usage", f"the project has {len(clusters)} clusters", f"pass --cluster with one of: {names}"
+            )
+        ]
+    )
+
+
+def load_view(config: Path, name: str | None) -> ClusterView:
+    """Load and resolve one cluster as `taugen build` does; nothing is compiled or written."""
+    loaded = load_project(config)
+    cluster = pick_cluster(loaded, name)
+    resolved = resolve(load_cluster_inputs(loaded, cluster))
+    entry = read_lock(loaded.lock_path).lock.clusters.get(cluster.name)
+    high_water = dict(entry.gpuQuota) if entry else {}
+    quotas, _ = plan_quotas(resolved, high_water, allow_decrease=False)
+    return ClusterView(loaded, cluster, resolved, high_water, tuple(quotas))

@@ -1,0 +1,51 @@
+"""What `taugen init` writes: each file, from which template, and the schemas its YAML names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib.resources import files
+
+from taugen import __version__
+from taugen.models.schemas import schema_files
+
+SCHEMAS_DIR = "schemas"  # the input kinds' JSON Schemas, for the `yaml-language-server` lines
+TAUGEN_GIT = "https://github.com/tau-azure/taugen"  # pre-commit and CI install taugen from here
+
+
+@dataclass(frozen=True)
+class Context:
+    cluster: str
+    repo_url: str
+
+
+def _templates(cluster: str) -> dict[str, str]:
+    """Target path in the new repository -> template file in taugen/commands/init/templates/."""
+    return {
+        "taugen.yaml": "taugen.yaml",
+        f"inventory/{cluster}.yaml": "inventory.yaml",
+        "values/tau-core-controller.yaml": "tau-core-controller.yaml",
+        ".pre-commit-config.yaml": "pre-commit-config.yaml",
+        ".github/workflows/taugen.yaml": "github-workflow.yaml",
+        ".gitlab-ci.yml": "gitlab-ci.yml",
+        "argocd/applicationset.yaml": "argocd-applicationset.yaml",
+        "argocd/argocd-cm-health.yaml": "argocd-cm-health.yaml",
+        f"flux/{cluster}.yaml": "flux-kustomization.yaml",
+    }
+
+
+def _render(template: str, context: Context) -> bytes:
+    text = files("taugen.commands.init").joinpath("templates", template).read_text(encoding="utf-8")
+    for key, value in (
+        ("__CLUSTER__", context.cluster),
+        ("__REPO_URL__", context.repo_url),
+        ("__TAUGEN_GIT__", TAUGEN_GIT),
+    ):
+        text = text.replace(key, value)
+    return text.replace("__VERSION__", __version__).encode()
+
+
+def scaffold_files(context: Context) -> dict[str, bytes]:
+    """Relative path -> bytes, in a fixed order: the same context gives the same bytes."""
+    out = {path: _render(template, context) for path, template in _templates(context.cluster).items()}
+    out |= {f"{SCHEMAS_DIR}/{name}": text for name, text in sorted(schema_files().items())}
+    return out

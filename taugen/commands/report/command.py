@@ -1,0 +1,116 @@
+"""`taugen report` as a core function: the project in, one HTML file out (the CLI prints)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from taugen.commands.build import selected_clusters
+from taugen.commands.diff import DiffOptions, DiffResult, diff
+from taugen.commands.report.capacity import class_rows
+from taugen.commands.report.changes import diff_view, removed_hosts
+from taugen.commands.report.model import ClusterView, SimulationView
+from taugen.commands.report.page import page
+from taugen.commands.report.simulation import simulate_view
+from taugen.commands.report.topology import hosts_of, tree
+from taugen.errors import TaugenError
+from taugen.load.project import LoadedProject, load_cluster_inputs, load_project
+from taugen.lock.lockfile import Lock, read_lock
+from taugen.models.project import Cluster
+from taugen.progress import Progress, silent
+from taugen.resolve.cluster import resolve
+from taugen.write.safewrite import refuse_unsafe, write_file
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    project_file: Path = Path("taugen.yaml")
+    cluster: str | None = None
+    out: Path = Path("taugen-report.html")
+    diff_base: str | None = None  # compared with the project's output tree, as `taugen diff BASE`
+    workloads: Path | None = None  # a WorkloadSet for `--simulate` (SPEC §9)
+    cwd: Path = Path()
+    progress: Progress = field(default=silent, compare=False)
+
+
+@dataclass(frozen=True)
+class Report:
+    title: str
+    subtitle: str
+    clusters: tuple[ClusterView, ...]
+
+
+def collect(options: ReportOptions) -> Report:
+    """Everything the page shows: each selected cluster resolved, with the diff and simulation."""
+    say = options.progress
+    say(f"loading {options.project_file}")
+    loaded = load_project(options.project_file)
+    clusters = selected_clusters(loaded, options.cluster)
+    lock = read_lock(loaded.lock_path).lock
+    changes = None
+    if options.diff_base is not None:
+        say(f"comparing with {options.diff_base}")
+        changes = diff(DiffOptions(options.diff_base, None, options.cwd, options.project_file))
+    simulated = None
+    if options.workloads is not None:
+        say(f"simulating {options.workloads}")
+        simulated = simulate_view(options.workloads, options.project_file, options.cluster)
+    views = tuple(_view(loaded, c, lock, changes, simulated, options, len(clusters) == 1) for c in clusters)
+    return Report(f"taugen report: {options.project_file}", _subtitle(clusters, changes, options), views)
+
+
+def report_html(options: ReportOptions) -> str:
+    found = collect(options)
+    options.progress("writing the page")
+    return page(found.title, found.subtitle, found.clusters)
+
+
+def write_report(options: ReportOptions) -> Path:
+    """Write the page beside its final name, then rename: a failed report leaves nothing behind.
+    --out is refused before any work when it is a link, a device, a FIFO or a folder (issue 17)."""
+    if not options.out.parent.is_dir():
+        raise TaugenError(f"--out {options.out}: no folder {options.out.parent} to write it in")
+    refuse_unsafe(options.out)
+    write_file(options.out, report_html(options).encode("utf-8"))
+    return options.out
+
+
+def _view(
+    loaded: LoadedProject,
+    cluster: Cluster,
+    lock: Lock,
+    changes: DiffResult | None,
+    simulated: tuple[str, SimulationView] | None,
+    options: ReportOptions,
+    only: bool,
+) -> ClusterView:
+    options.progress(f"loading cluster {cluster.name}")
+    inputs = load_cluster_inputs(loaded, cluster)
+    options.progress(f"resolving cluster {cluster.name}")
+    resolved = resolve(inputs)
+    hosts = hosts_of(resolved)
+    entry = lock.clusters.get(cluster.name)
+    view = diff_view(changes, cluster.name, only) if changes else None
+    ghosts = removed_hosts(changes, view) if changes and view else []
+    simulation = simulated[1] if simulated and simulated[0] == cluster.name else None
+    return ClusterView(
+        cluster.name,
+        resolved.observed_at.isoformat().replace("+00:00", "Z"),
+        tree([*hosts, *ghosts]),
+        class_rows(resolved, entry.gpuQuota if entry else None),
+        sum(n.gpu_class is None for n in resolved.nodes),
+        view,
+        simulation,
+    )
+
+
+def _subtitle(clusters: Sequence[Cluster], changes: DiffResult | None, options: ReportOptions) -> str:
+    words = [
+        f"{len(clusters)} cluster{'s' if len(clusters) != 1 else ''}: {', '.join(c.name for c in clusters)}"
+    ]
+    if changes is not None:
+        words.append(f"changes {changes.base} → {changes.head}")
+    if options.workloads is not None:
+        words.append(f"simulated {options.workloads}")
+    return "; ".join(words)

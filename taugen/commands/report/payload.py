@@ -1,0 +1,71 @@
+"""The page's data: one compact JSON document per cluster, read by the page's script.
+
+Hosts are arrays `[name, class index, GPUs, ready 0/1, label set index]`; a domain is
+`[name, children or hosts]`, with name 0 for a singleton domain of its only host (R14:
+`singleton-<hostname>`), which is most domains of a large fleet. Labels other than the
+topology levels are interned: a fleet has few distinct sets.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from typing import Any
+
+from taugen.commands.report.model import ClusterView, Domain, Host
+from taugen.resolve.labels import ACCELERATOR_DOMAIN, NETWORK_DOMAIN, SITE
+
+_PATH_LABELS = (SITE, NETWORK_DOMAIN, ACCELERATOR_DOMAIN)
+
+
+class _Encoder:
+    """Hosts and domains as arrays; label sets interned as they are met."""
+
+    def __init__(self, classes: list[str]) -> None:
+        self.class_index = {name: i for i, name in enumerate(classes)}
+        self.sets: dict[tuple[tuple[str, str], ...], int] = {}
+
+    def host(self, host: Host) -> list[Any]:
+        labels = tuple((k, v) for k, v in host.labels.items() if k not in _PATH_LABELS)
+        label_set = self.sets.setdefault(labels, len(self.sets))
+        return [host.name, self.class_index[host.gpu_class], host.gpus, int(host.ready), label_set]
+
+    def domain(self, domain: Domain) -> list[Any]:
+        if domain.children:
+            return [domain.name, [self.domain(c) for c in domain.children]]
+        hosts = domain.hosts
+        singleton = len(hosts) == 1 and domain.name == "singleton-" + hosts[0].name
+        return [0 if singleton else domain.name, [self.host(h) for h in hosts]]
+
+
+def cluster_data(view: ClusterView) -> dict[str, Any]:
+    hosts = [h for site in view.sites for h in site.all_hosts()]
+    classes = sorted({c.gpu_class for c in view.classes} | {h.gpu_class for h in hosts})
+    encoder = _Encoder(classes)
+    sites = [encoder.domain(s) for s in view.sites]
+    runs = view.simulation.runs if view.simulation else ()
+    return {
+        "name": view.name,
+        "classes": classes,
+        "typical": _typical(hosts, encoder.class_index),
+        "sets": [dict(labels) for labels in encoder.sets],
+        "sites": sites,
+        "marks": {k: [m.mark, m.detail] for k, m in view.diff.marks.items()} if view.diff else {},
+        "runs": [[r.name, r.namespace, r.status, r.reason, r.flavor, list(r.ranks)] for r in runs],
+    }
+
+
+def script_json(data: Any) -> str:
+    """JSON safe inside a <script> element: no `</` can close it early."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, sort_keys=False)
+    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+
+
+def _typical(hosts: list[Host], class_index: dict[str, int]) -> dict[int, int]:
+    """The most common GPU count of a class's hosts: the width a removed host is drawn with (its
+    base Node carries labels only)."""
+    counts: dict[str, Counter[int]] = defaultdict(Counter)
+    for host in hosts:
+        if not host.removed:
+            counts[host.gpu_class][host.gpus] += 1
+    return {class_index[c]: found.most_common(1)[0][0] for c, found in sorted(counts.items())}

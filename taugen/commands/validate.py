@@ -1,0 +1,55 @@
+"""`taugen validate` as a core function: paths in, a report out (the CLI prints it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from taugen.errors import InputError
+from taugen.load.project import load_project
+from taugen.lock.lockfile import read_lock
+from taugen.validate.engine import Report, validate
+from taugen.validate.findings import Finding
+from taugen.validate.resources import load_resources, manifest_files
+from taugen.validate.schemas import DEFAULT_KUBERNETES_VERSION, SchemaStore
+from taugen.write.exclusive import exclusive
+from taugen.write.safety import check_cluster_folders, check_output_root
+
+
+@dataclass(frozen=True)
+class ValidateOptions:
+    paths: tuple[Path, ...] = ()
+    project_file: Path = Path("taugen.yaml")
+    crds: tuple[Path, ...] = ()
+    kubernetes_version: str = DEFAULT_KUBERNETES_VERSION
+
+
+def default_paths(project_file: Path) -> tuple[Path, ...]:
+    """No PATH given: every cluster folder of the project's output tree, which must hold
+    nothing else (a stray folder is deployed too) and no link (issue 17)."""
+    loaded = load_project(project_file)
+    root = loaded.output_root(None)
+    check_output_root(loaded, root)
+    try:
+        known = set(read_lock(loaded.lock_path).lock.clusters)
+    except InputError:  # a broken lock is the build's to report; validate reads the tree
+        known = set()
+    check_cluster_folders(loaded, root, known - {c.name for c in loaded.project.clusters})
+    return tuple(root / c.name for c in loaded.project.clusters)
+
+
+def validate_paths(options: ValidateOptions) -> Report:
+    if options.paths:
+        return _validate(options, options.paths)
+    folder = options.project_file.resolve().parent
+    root = load_project(options.project_file).output_root(None)
+    with exclusive(folder, root.resolve().parent, shared=True):  # never a tree halfway through a swap
+        return _validate(options, default_paths(options.project_file))
+
+
+def _validate(options: ValidateOptions, paths: tuple[Path, ...]) -> Report:
+    files, listing = manifest_files(list(paths))
+    loaded = load_resources(files)
+    store = SchemaStore(options.kubernetes_version, options.crds)
+    unreadable = [Finding(p, "file") for p in [*listing, *loaded.problems]]
+    return validate(loaded.resources, store, len(files), unreadable)

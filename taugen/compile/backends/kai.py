@@ -1,0 +1,81 @@
+"""KAI Scheduler backend (SPEC §8, K1-K3): Topology with aliases, a parent Queue, a leaf per tenant.
+
+No Kueue object (K3): KAI has no ResourceFlavor, so a gpu-class is chosen by the pod's
+nodeSelector alone (K4), and a Queue's GPU quota covers every class at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from taugen.api.kai import KAI_TOPOLOGY_API, QUEUE_API
+from taugen.compile.backends.grove import cluster_topology_binding
+from taugen.compile.backends.kueue import TOPOLOGY
+from taugen.compile.manifest import Manifest, object_
+from taugen.compile.quota import ClassQuota
+from taugen.models.project import Tenant
+from taugen.resolve.cluster import ResolvedCluster
+from taugen.resolve.labels import ACCELERATOR_DOMAIN, HOSTNAME, LEVELS, NETWORK_DOMAIN, SITE
+
+ALIASES: Mapping[str, str] = {  # K1
+    SITE: "site",
+    NETWORK_DOMAIN: "network-domain",
+    ACCELERATOR_DOMAIN: "accelerator-domain",
+    HOSTNAME: "hostname",
+}
+UNLIMITED = -1  # K2: KAI's docs disagree on defaults, so every field is written
+RESERVED_QUEUES = ("default-queue", "default-parent-queue")  # KAI's Helm chart owns them (K2)
+QUEUES_FILE = "queues.yaml"
+WAVES: Mapping[str, str] = {"Topology": "-2", "ClusterTopologyBinding": "-1"}  # K3
+PARENT_WAVE, LEAF_WAVE = "-1", "0"  # K3
+
+
+def leaf_queue(namespace: str) -> str:
+    return f"taugrid-{namespace}"  # K2
+
+
+class KaiBackend:
+    name: str = "kai"
+    crd_groups: tuple[str, ...] = ("kai.scheduler", "scheduling.run.ai", "grove.io")
+    catalog_namespace: str = "kai-scheduler"
+
+    def compile(self, cluster: ResolvedCluster, quotas: Sequence[ClassQuota]) -> list[Manifest]:
+        parent = cluster.cluster.clusterQueue
+        manifests = [
+            _topology(),
+            _queue(parent, None, gpus=sum(q.gpus for q in quotas), weight=1),
+            *(_queue(leaf_queue(t.namespace), parent, t.gpuQuota, t.weight) for t in _tenants(cluster)),
+        ]
+        if cluster.cluster.grove:
+            manifests.append(cluster_topology_binding(TOPOLOGY, LEVELS))
+        return manifests
+
+    def wave(self, manifest: Manifest) -> str:
+        if manifest.kind == "Queue":
+            return LEAF_WAVE if manifest.obj["spec"].get("parentQueue") else PARENT_WAVE
+        return WAVES[manifest.kind]
+
+
+def _tenants(cluster: ResolvedCluster) -> list[Tenant]:
+    return sorted(cluster.cluster.tenants, key=lambda t: t.namespace)
+
+
+def _topology() -> Manifest:
+    levels = [{"nodeLabel": level, "alias": ALIASES[level]} for level in LEVELS]
+    return Manifest("topology.yaml", object_(KAI_TOPOLOGY_API, "Topology", TOPOLOGY, spec={"levels": levels}))
+
+
+def _queue(name: str, parent: str | None, gpus: int, weight: int) -> Manifest:
+    """K2: gpu quota as given; cpu and memory deserved and capped by nothing (-1)."""
+    spec: dict[str, Any] = {} if parent is None else {"parentQueue": parent}
+    spec["resources"] = {
+        "gpu": _resource(gpus, weight),
+        "cpu": _resource(UNLIMITED, weight),
+        "memory": _resource(UNLIMITED, weight),
+    }
+    return Manifest(QUEUES_FILE, object_(QUEUE_API, "Queue", name, spec=spec))
+
+
+def _resource(quota: int, weight: int) -> dict[str, int]:
+    return {"quota": quota, "overQuotaWeight": weight, "limit": UNLIMITED}

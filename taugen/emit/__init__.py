@@ -1,0 +1,1 @@
+"""The emit stage: manifests -> canonical bytes."""

@@ -1,0 +1,150 @@
+"""Where a cluster's GPU quota history comes from (R26, R35): the lock, else the committed tree.
+
+A lost lock must never lower GPU quota. When `taugen.lock` has no entry for a cluster, the
+ClusterQueue committed in the output tree holds the last quota per gpu-class; a KAI tree
+holds only the parent Queue's total, which the build may not go below. With neither, the
+build says that it starts a new history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from taugen.compile.backends.kai import QUEUES_FILE
+from taugen.compile.backends.kueue import CPU_FLAVOR, QUEUE_FILE
+from taugen.compile.quota import ClassQuota
+from taugen.errors import InputError, Problem
+from taugen.load.limits import MAX_BYTES
+from taugen.lock.conflicts import conflict_sides
+from taugen.lock.lockfile import QUOTA_MAX, LockState
+from taugen.models.project import Cluster, Scheduler
+from taugen.quantity import Quantity, QuantityError
+
+_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+GPU = "nvidia.com/gpu"
+RESTORE = "restore taugen.lock from Git (`git checkout HEAD -- taugen.lock`), or pass --allow-quota-decrease"
+
+
+@dataclass(frozen=True)
+class QuotaHistory:
+    marks: dict[str, int] = field(default_factory=dict)  # per gpu-class high-water mark
+    total: int = 0  # KAI: the committed parent Queue's GPU quota, when the lock had no entry
+    source: Path | None = None  # the committed file read when the lock had no entry
+    warnings: tuple[Problem, ...] = ()
+
+
+def quota_history(cluster: Cluster, state: LockState, lock_path: Path, folder: Path) -> QuotaHistory:
+    """The high-water marks of `cluster`, whose committed tree is `folder` (R35)."""
+    entry = state.lock.clusters.get(cluster.name)
+    if entry is not None:
+        return QuotaHistory(dict(entry.gpuQuota))
+    kai = cluster.scheduler == Scheduler.KAI
+    source = folder / (QUEUES_FILE if kai else QUEUE_FILE)
+    if not source.is_file() or source.is_symlink():
+        where = "is missing" if not state.present else f"has no entry for {cluster.name}"
+        message = (
+            f"taugen.lock {where} and out/{cluster.name} holds no queue: "
+            f"cluster {cluster.name} starts a new GPU quota history"
+        )
+        hint = "expected for a new cluster; otherwise restore taugen.lock from Git before building"
+        return QuotaHistory(warnings=(Problem(lock_path, 0, 0, "R26", message, hint).as_warning(),))
+    docs = _documents(source)
+    marks: dict[str, int] = {}
+    total = 0
+    for doc in docs:
+        if kai:
+            total = max(total, _kai_total(doc, cluster.clusterQueue, source))
+        else:
+            for gpu_class, gpus in _kueue_marks(doc, cluster.clusterQueue, source).items():
+                marks[gpu_class] = max(gpus, marks.get(gpu_class, 0))
+    message = (
+        f"taugen.lock has no entry for cluster {cluster.name}: GPU high-water marks read from the "
+        f"committed {source.name} (R35)"
+    )
+    warning = Problem(source, 0, 0, "R35", message, "this build writes them into taugen.lock").as_warning()
+    return QuotaHistory(marks, total, source, (warning,))
+
+
+def _documents(path: Path) -> list[Any]:
+    """Every document of the committed file, both sides of a merge conflict included."""
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            raise _unreadable(path, "it is larger than 160 MiB")
+        text = path.read_text(encoding="utf-8")
+        sides = conflict_sides(text)
+        texts = [text] if sides is None else list(sides)
+        return [d for t in texts for d in yaml.load_all(t, Loader=_LOADER) if isinstance(d, dict)]
+    except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as err:
+        raise _unreadable(path, str(err).splitlines()[0] if str(err) else type(err).__name__) from None
+
+
+def _unreadable(path: Path, why: str) -> InputError:
+    message = f"taugen.lock has no entry for this cluster and its committed queues cannot be read: {why}"
+    return InputError([Problem(path, 0, 0, "R35", message, RESTORE)])
+
+
+def _kueue_marks(doc: dict[str, Any], queue: str, path: Path) -> dict[str, int]:
+    if doc.get("kind") != "ClusterQueue" or _name(doc) != queue:
+        return {}
+    marks: dict[str, int] = {}
+    for group in _list(_dict(doc.get("spec")).get("resourceGroups")):
+        for flavor in _list(_dict(group).get("flavors")):
+            name = str(_dict(flavor).get("name", ""))
+            if name.startswith("taugrid-") and name != CPU_FLAVOR:
+                gpus = _gpus(_dict(flavor).get("resources"), path)
+                marks[name.removeprefix("taugrid-")] = gpus
+    return marks
+
+
+def _kai_total(doc: dict[str, Any], queue: str, path: Path) -> int:
+    if doc.get("kind") != "Queue" or _name(doc) != queue:
+        return 0
+    resources = _dict(_dict(doc.get("spec")).get("resources"))
+    return _count(_dict(resources.get("gpu")).get("quota", 0), path)
+
+
+def _gpus(resources: Any, path: Path) -> int:
+    for resource in _list(resources):
+        if _dict(resource).get("name") == GPU:
+            return _count(_dict(resource).get("nominalQuota", 0), path)
+    return 0
+
+
+def _count(value: Any, path: Path) -> int:
+    try:
+        quantity = Quantity.parse(value if isinstance(value, int | str) else str(value))
+    except QuantityError as err:
+        raise _unreadable(path, f"GPU quota {value!r}: {err}") from None
+    return min(max(int(quantity.value), 0), QUOTA_MAX)  # a committed file is read, never trusted
+
+
+def _name(doc: dict[str, Any]) -> Any:
+    return _dict(doc.get("metadata")).get("name")
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def check_total(
+    cluster: Cluster, history: QuotaHistory, quotas: Sequence[ClassQuota], allow_decrease: bool
+) -> None:
+    """R26 for a KAI tree read without a lock: the parent Queue's GPU quota may not go down."""
+    compiled = sum(q.gpus for q in quotas)
+    if allow_decrease or compiled >= history.total or history.source is None:
+        return
+    message = (
+        f"taugen.lock has no entry for cluster {cluster.name}, and the committed {history.source.name} gives "
+        f"its queue {cluster.clusterQueue} {history.total} GPUs; this inventory gives {compiled}: "
+        "the build would lower GPU quota"
+    )
+    raise InputError([Problem(history.source, 0, 0, "R26", message, RESTORE)])

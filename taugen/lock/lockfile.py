@@ -1,0 +1,138 @@
+"""The lock `taugen.lock` (SPEC §5): facts of the reviewed tree, the same on every machine (R33).
+
+Per cluster: the inventory's observedAt, the digest of the inputs its profile catalog was
+resolved from (R30), and each gpu-class's GPU quota high-water mark (R26). Nothing here
+depends on the machine or on how taugen is installed; the no-op shortcut's cache key lives
+outside the reviewed tree (taugen/write/cache.py). A lock with merge-conflict markers is read as
+the maximum of both sides (R35, taugen/lock/conflicts.py), never as "no history".
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import AwareDatetime, Field, StrictInt, ValidationError, field_validator
+
+from taugen.errors import InputError, Problem
+from taugen.load.document import load_one, read_text
+from taugen.load.validate import validate
+from taugen.lock.conflicts import conflict_sides
+from taugen.models.base import API_VERSION, StrictModel
+from taugen.names import dns1123_label_error
+from taugen.resolve.rules import gpu_class_error
+
+RULE = "lock"
+HINT = (
+    "taugen.lock is written by taugen and reviewed in Git: restore it (`git checkout HEAD -- taugen.lock`); "
+    "after a merge, keep its conflict markers and run `taugen build`"
+)
+QUOTA_MAX = 2**63 - 1  # a Kubernetes quantity's int64 value: nothing larger is a GPU count
+
+
+class ClusterLock(StrictModel):
+    observedAt: AwareDatetime
+    inputsDigest: str = Field(description="sha256 of the inputs the profile catalog was resolved from (R30)")
+    gpuQuota: dict[str, StrictInt] = Field(default_factory=dict, description="R26 high-water marks")
+    # Written by taugen 0.1 before R33; read and dropped, never written again.
+    treeDigest: str | None = Field(default=None, exclude=True)
+    sourcesDigest: str | None = Field(default=None, exclude=True)
+
+    @field_validator("gpuQuota")
+    @classmethod
+    def _marks(cls, marks: dict[str, int]) -> dict[str, int]:
+        for gpu_class, gpus in marks.items():
+            if error := gpu_class_error(gpu_class, {}):  # its flavor would be written (R24)
+                raise ValueError(error[0])
+            if not 0 <= gpus <= QUOTA_MAX:
+                raise ValueError(f"GPU quota {gpus} of {gpu_class} is not between 0 and {QUOTA_MAX}")
+        return marks
+
+
+class Lock(StrictModel):
+    apiVersion: Literal["taugen.tau.azure.com/v1alpha1"] = API_VERSION
+    kind: Literal["Lock"] = "Lock"
+    clusters: dict[str, ClusterLock] = Field(default_factory=dict)
+
+    @field_validator("clusters")
+    @classmethod
+    def _names(cls, clusters: dict[str, ClusterLock]) -> dict[str, ClusterLock]:
+        for name in clusters:  # a key names a folder under out/ that a build may remove
+            if error := dns1123_label_error(name):
+                raise ValueError(f"cluster name {name!r} {error}")
+        return clusters
+
+
+@dataclass(frozen=True)
+class LockState:
+    """The lock as read: `present` False when there is no file; `conflicted` when it held
+    merge-conflict markers and `lock` is the maximum of both sides."""
+
+    lock: Lock
+    present: bool = False
+    conflicted: bool = False
+
+    def warnings(self, path: Path) -> list[Problem]:
+        if not self.conflicted:
+            return []
+        message = "taugen.lock has merge conflicts: read as the maximum of both sides' high-water marks"
+        return [Problem(path, 1, 1, "R35", message, "this build writes the merged lock").as_warning()]
+
+
+def read_lock(path: Path) -> LockState:
+    """The committed lock; an empty one when there is none yet; never one written through a link."""
+    if path.is_symlink():
+        message = f"{path.name} is a symbolic link: taugen never reads or writes a lock through one"
+        raise InputError([Problem(path, 0, 0, RULE, message, "replace the link with the file itself")])
+    if not path.exists():
+        return LockState(Lock())
+    if (sides := _conflict_sides(path, read_text(path))) is not None:
+        return LockState(merge_locks(*(_side(path, text) for text in sides)), True, True)
+    try:
+        return LockState(validate(Lock, load_one(path), RULE), True)
+    except InputError as err:
+        raise InputError([replace(p, hint=HINT) for p in err.problems]) from None
+
+
+def _conflict_sides(path: Path, text: str) -> tuple[str, str] | None:
+    try:
+        return conflict_sides(text)
+    except ValueError as err:
+        raise InputError([Problem(path, 1, 1, RULE, f"broken merge conflict: {err}", HINT)]) from None
+
+
+def _side(path: Path, text: str) -> Lock:
+    try:
+        return Lock.model_validate(json.loads(text))
+    except (ValueError, ValidationError) as err:
+        message = f"one side of the merge conflict is not a lock: {str(err).splitlines()[0]}"
+        raise InputError([Problem(path, 1, 1, RULE, message, HINT)]) from None
+
+
+def merge_locks(ours: Lock, theirs: Lock) -> Lock:
+    """R35: every cluster of either side; per class the higher mark; the later observedAt."""
+    clusters = dict(ours.clusters)
+    for name, entry in theirs.clusters.items():
+        mine = clusters.get(name)
+        clusters[name] = entry if mine is None else _merge_entry(mine, entry)
+    return Lock(clusters=dict(sorted(clusters.items())))
+
+
+def _merge_entry(ours: ClusterLock, theirs: ClusterLock) -> ClusterLock:
+    marks = dict(ours.gpuQuota)
+    for gpu_class, gpus in theirs.gpuQuota.items():
+        marks[gpu_class] = max(gpus, marks.get(gpu_class, 0))
+    later = max(ours, theirs, key=lambda e: e.observedAt)
+    return ClusterLock(
+        observedAt=later.observedAt, inputsDigest=later.inputsDigest, gpuQuota=dict(sorted(marks.items()))
+    )
+
+
+def lock_bytes(lock: Lock) -> bytes:
+    """Deterministic JSON: sorted keys, two-space indent, final newline."""
+    data: dict[str, Any] = lock.model_dump(mode="json")
+    for entry in data["clusters"].values():
+        entry["observedAt"] = entry["observedAt"].replace("+00:00", "Z")
+    return (json.dumps(data, indent=2, sort_keys=True) + "\n").encode()

@@ -1,0 +1,1 @@
+"""The write stage: bytes -> out/ (atomic swap, check mode, the no-op cache, safe paths)."""
