@@ -15,13 +15,11 @@ import click
 
 from taugen import __version__
 from taugen.commands.build import BuildOptions, BuildResult, build
-from taugen.commands.diff import FAIL_ON, DiffOptions, diff
 from taugen.commands.drift import report as drift_report
 from taugen.commands.drift.command import drift
 from taugen.commands.explain import render as explain_render
 from taugen.commands.explain.gpu_class import explain_class
 from taugen.commands.explain.node import explain_node
-from taugen.commands.explain.view import load_view
 from taugen.commands.init import DEFAULT_CLUSTER, DEFAULT_REPO_URL, init
 from taugen.commands.inventory import report as import_report
 from taugen.commands.inventory import show as inventory_show
@@ -29,6 +27,8 @@ from taugen.commands.inventory.refresh import import_nodes, project_inventory
 from taugen.commands.report.command import ReportOptions, write_report
 from taugen.commands.schema import export_schemas
 from taugen.commands.validate import ValidateOptions, validate_paths
+from taugen.context.cluster import load_view
+from taugen.diff.engine import FAIL_ON, DiffOptions, diff
 from taugen.diff.markdown import markdown
 from taugen.diff.render import as_json, text
 from taugen.errors import FoundProblems, InputError, Problem, TaugenError

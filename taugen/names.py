@@ -68,3 +68,17 @@ def label_key_error(key: str) -> str | None:
     if not name or len(name) > QUALIFIED_NAME_MAX or not _QUALIFIED_NAME.fullmatch(name):
         return f"name part {name!r} must be 1-63 letters, digits, '-', '_' or '.'"
     return None
+
+
+PLATFORM_PREFIX = "taugrid-"  # taugen's own object names (R3: never a gpu-class)
+CPU_CLASS = "default-cpu"  # the CPU-only flavor is PLATFORM_PREFIX + CPU_CLASS (R24)
+RESERVED_GPU_CLASSES = frozenset({CPU_CLASS})
+
+
+def gpu_class_name_error(value: str) -> str | None:
+    """Why `value` cannot name a gpu-class whatever the rules say (R3, R24), or None."""
+    if value.startswith(PLATFORM_PREFIX):
+        return "is a platform identifier (taugrid-…), not a gpu-class"
+    if value in RESERVED_GPU_CLASSES:
+        return f"is reserved: its flavor {PLATFORM_PREFIX}{value} is the CPU-only flavor"
+    return dns1123_label_error(value)

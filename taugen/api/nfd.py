@@ -14,9 +14,10 @@ from typing import Any, Literal
 from pydantic import StrictStr
 
 from taugen.api.kueue.meta import ClusterObjectMeta, KueueModel
-from taugen.api.kueue.schema import DIALECT, _ManifestSchema
-from taugen.compile.nodelabels.nfd import KIND, NFD_API
+from taugen.api.kueue.schema import DIALECT, ManifestSchema
 
+NFD_API = "nfd.k8s-sigs.io/v1alpha1"
+KIND = "NodeFeatureRule"
 GROUP, VERSION = NFD_API.split("/")
 SCHEMA_FILE = f"{GROUP}/{KIND.lower()}_{VERSION}.json"  # kubeconform's layout, as for Kueue
 
@@ -98,7 +99,7 @@ def nfd_schema_files() -> dict[str, bytes]:
     schema = {
         "$schema": DIALECT,
         "$id": f"https://taugen.tau.azure.com/schemas/{SCHEMA_FILE}",
-        **NodeFeatureRule.model_json_schema(schema_generator=_ManifestSchema),
+        **NodeFeatureRule.model_json_schema(schema_generator=ManifestSchema),
         "title": f"{KIND} ({NFD_API})",
     }
     return {SCHEMA_FILE: (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode()}

@@ -12,6 +12,7 @@ from taugen.compile.cluster import cluster_backend, cluster_manifests
 from taugen.compile.decorate import decorate
 from taugen.compile.digest import catalog_digest
 from taugen.compile.quota import plan_quotas
+from taugen.context.project import select_clusters
 from taugen.emit.canonical import emit_objects, render
 from taugen.errors import InputError, Problem, ProblemCollector
 from taugen.gcpause import paused_gc
@@ -23,8 +24,9 @@ from taugen.load.project import (
     load_project_profiles,
 )
 from taugen.lock.history import check_total, quota_history
-from taugen.lock.lockfile import ClusterLock, Lock, LockState, lock_bytes, read_lock
+from taugen.lock.lockfile import LockState, lock_bytes, read_lock
 from taugen.lock.staleness import check_fresh
+from taugen.models.lock import ClusterLock, Lock
 from taugen.models.project import Cluster
 from taugen.progress import Progress, silent
 from taugen.resolve.cluster import resolve
@@ -66,7 +68,7 @@ class CompiledCluster:
 
 def _build(options: BuildOptions) -> BuildResult:
     loaded = load_project(options.project_file)
-    clusters = selected_clusters(loaded, options.cluster)
+    clusters = select_clusters(loaded, options.cluster)
     root = loaded.output_root(options.out)
     preview = root.resolve() != loaded.output_root(None).resolve()  # --out elsewhere: no lock written
     check_output_root(loaded, root)
@@ -132,25 +134,6 @@ def _io_problem(err: OSError, folder: Path) -> Problem:
     message = f"{err.strerror or err}: {where}"
     hint = "fix the cause (permissions, free space) and build again: out/ and taugen.lock are whole"
     return Problem(where, 0, 0, "io", message, hint)
-
-
-def selected_clusters(loaded: LoadedProject, name: str | None) -> list[Cluster]:
-    clusters = loaded.project.clusters
-    if name is None:
-        return list(clusters)
-    chosen = [c for c in clusters if c.name == name]
-    if not chosen:
-        known = ", ".join(c.name for c in clusters)
-        raise InputError(
-            [
-                loaded.doc.at(["clusters"]).problem(
-                    "usage",
-                    f"--cluster {name}: the project has no such cluster",
-                    f"choose one of: {known}",
-                )
-            ]
-        )
-    return chosen
 
 
 def _compile_all(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from taugen.commands.diff import DiffResult, Entry
+from taugen.diff.engine import DiffResult, Entry
 from taugen.diff.render import MARKS, prefixed, simulation_lines
 from taugen.diff.risks import CLASSES
 

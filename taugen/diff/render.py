@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
-from taugen.commands.diff import DiffResult, Entry, Plan
+from taugen.diff.engine import DiffResult, Entry, Plan
 from taugen.diff.risks import CLASSES
 from taugen.diff.words import describe
 

@@ -21,7 +21,8 @@ from taugen.compile.quota import ClassQuota
 from taugen.errors import InputError, Problem
 from taugen.load.limits import MAX_BYTES
 from taugen.lock.conflicts import conflict_sides
-from taugen.lock.lockfile import QUOTA_MAX, LockState
+from taugen.lock.lockfile import LockState
+from taugen.models.lock import QUOTA_MAX
 from taugen.models.project import Cluster, Scheduler
 from taugen.quantity import Quantity, QuantityError
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from taugen.errors import InputError, Problem
 from taugen.load.inventory import Inventory
-from taugen.lock.lockfile import ClusterLock
 from taugen.models.base import format_duration
+from taugen.models.lock import ClusterLock
 from taugen.models.project import Cluster
 
 HINT = "export a current inventory, or pass --allow-stale to build from this one anyway"

@@ -7,8 +7,8 @@ import json
 from pydantic import BaseModel
 
 from taugen import PACKAGE
-from taugen.lock.lockfile import Lock
 from taugen.models.inventory import ClusterInventory
+from taugen.models.lock import Lock
 from taugen.models.profile import WorkloadProfile
 from taugen.models.project import Project
 from taugen.models.rules import RulesFile, RulesValues

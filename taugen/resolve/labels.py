@@ -45,6 +45,6 @@ def reserved_prefix(key: str) -> str | None:
     return next((r for r in RESERVED_PREFIXES if prefix == r or prefix.endswith("." + r)), None)
 
 
-PLATFORM_PREFIX = "taugrid-"
-CPU_CLASS = "default-cpu"  # the CPU-only flavor is PLATFORM_PREFIX + CPU_CLASS (R24)
-RESERVED_GPU_CLASSES = frozenset({CPU_CLASS})
+from taugen.names import CPU_CLASS, PLATFORM_PREFIX, RESERVED_GPU_CLASSES  # noqa: E402  (their home)
+
+__all__ = ["CPU_CLASS", "PLATFORM_PREFIX", "RESERVED_GPU_CLASSES"]

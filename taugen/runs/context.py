@@ -8,6 +8,7 @@ from pathlib import Path
 
 from taugen.compile.backends.kueue import SLOT
 from taugen.compile.catalog import LEVEL_OF
+from taugen.context.project import pick_cluster
 from taugen.errors import InputError, Problem
 from taugen.load.project import LoadedProject, load_project, load_project_profiles
 from taugen.models.profile import Policy
@@ -108,21 +109,9 @@ def require_ready(context: RunContext) -> None:
 
 
 def _cluster(project: LoadedProject, loaded: LoadedRun) -> Cluster:
-    clusters = project.project.clusters
-    names = ", ".join(c.name for c in clusters)
     wanted = loaded.run.cluster
-    if wanted is None:
-        if len(clusters) == 1:
-            return clusters[0]
-        where, message = loaded.doc.at(["metadata"], key=True), "the run names no cluster"
-        hint = f"the project has {len(clusters)} clusters: add `cluster:` with one of {names}"
-    else:
-        found = [c for c in clusters if c.name == wanted]
-        if found:
-            return found[0]
-        where, message = loaded.doc.at(["cluster"]), f"cluster {wanted!r} is not in the project"
-        hint = f"use one of: {names}"
-    raise InputError([where.problem("run", message, hint)])
+    where = loaded.doc.at(["cluster"]) if wanted else loaded.doc.at(["metadata"], key=True)
+    return pick_cluster(project, wanted, where)
 
 
 def run_tenant(cluster: Cluster, loaded: LoadedRun) -> Tenant:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from taugen.commands.build import selected_clusters
+from taugen.context.project import select_clusters
 from taugen.errors import Problem
 from taugen.load.project import load_project, load_project_profiles
 from taugen.runs.catalog import CatalogEntry
@@ -25,7 +25,7 @@ def profile_tables(project_file: Path, cluster: str | None = None) -> list[Profi
     loaded = load_project(project_file)
     profiles = load_project_profiles(loaded)
     tables = []
-    for chosen in selected_clusters(loaded, cluster):
+    for chosen in select_clusters(loaded, cluster):
         state = cluster_state(loaded, chosen, profiles)
         stale = stale_problem(state).as_warning() if state.stale else None
         tables.append(ProfileTable(chosen.name, tuple(state.catalog.body.profiles), stale))

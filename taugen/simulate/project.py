@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from taugen.context.project import pick_cluster
 from taugen.errors import InputError, Problem
 from taugen.load.project import LoadedProject, load_project, load_project_profiles
 from taugen.models.project import Cluster
@@ -52,23 +53,20 @@ def run_simulation(options: SimulateOptions) -> Simulation:
 
 
 def _cluster(project: LoadedProject, loaded: LoadedWorkloads, wanted: str | None) -> Cluster:
-    clusters = {c.name: c for c in project.project.clusters}
+    """--cluster, else the set's `cluster:`, else the only one; Kueue clusters only (§9)."""
+    from_file = wanted is None
     name = wanted or loaded.workloads.cluster
-    if name is None and len(clusters) == 1:
-        name = next(iter(clusters))
-    known = ", ".join(sorted(clusters))
-    if name is None:
-        raise _problem(loaded, ["kind"], "the set names no cluster", f"add `cluster:` ({known}) or --cluster")
-    if name not in clusters:
-        raise _problem(loaded, ["cluster"], f"cluster {name!r} is not in the project", f"use one of: {known}")
-    if str(clusters[name].scheduler) != "kueue":
+    cluster = pick_cluster(
+        project, name, loaded.doc.at(["cluster"] if name else ["kind"]) if from_file else None
+    )
+    if str(cluster.scheduler) != "kueue":
         raise _problem(
             loaded,
             ["cluster"],
-            f"cluster {name} is scheduled by {clusters[name].scheduler}",
+            f"cluster {cluster.name} is scheduled by {cluster.scheduler}",
             "simulate models Kueue's admission and TAS only (SPEC §9)",
         )
-    return clusters[name]
+    return cluster
 
 
 def _problem(loaded: LoadedWorkloads, loc: list[str | int], message: str, hint: str) -> InputError:

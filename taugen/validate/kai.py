@@ -15,7 +15,7 @@ from taugen.compile.backends.kai import RESERVED_QUEUES
 from taugen.resolve.labels import GPU_CLASS, HOSTNAME
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource
-from taugen.validate.semantic import Tree, _list, _map, _meta, _spec
+from taugen.validate.semantic import Tree, list_of, map_of, meta_of, spec_of
 
 NODES_DIR = "nodes"
 MAX_LABEL_VALUE = 63
@@ -46,7 +46,7 @@ def queue_parents(tree: Tree) -> Iterator[Finding]:
     for queues in _queues(tree).values():
         names = {q.name for q in queues}
         for queue in queues:
-            parent = _spec(queue).get("parentQueue")
+            parent = spec_of(queue).get("parentQueue")
             if parent is not None and parent not in names:
                 yield finding(
                     queue,
@@ -70,7 +70,7 @@ def reserved_names(tree: Tree) -> Iterator[Finding]:
                     f"Queue name {queue.name} is reserved: KAI's Helm chart creates and owns it",
                     "name the queue something else (taugen's parent defaults to taugrid)",
                 )
-            if _spec(queue).get("parentQueue") is not None and len(queue.name) > MAX_LABEL_VALUE:
+            if spec_of(queue).get("parentQueue") is not None and len(queue.name) > MAX_LABEL_VALUE:
                 yield finding(
                     queue,
                     ["metadata", "name"],
@@ -81,7 +81,7 @@ def reserved_names(tree: Tree) -> Iterator[Finding]:
 
 
 def _gpu_quota(queue: Resource) -> float | None:
-    value = _map(_map(_spec(queue).get("resources")).get("gpu")).get("quota")
+    value = map_of(map_of(spec_of(queue).get("resources")).get("gpu")).get("quota")
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
@@ -90,7 +90,7 @@ def leaf_quotas(tree: Tree) -> Iterator[Finding]:
     for queues in _queues(tree).values():
         children: dict[str, list[Resource]] = defaultdict(list)
         for queue in queues:
-            if isinstance(parent := _spec(queue).get("parentQueue"), str):
+            if isinstance(parent := spec_of(queue).get("parentQueue"), str):
                 children[parent].append(queue)
         for queue in queues:
             own = _gpu_quota(queue)
@@ -117,11 +117,11 @@ def node_levels(tree: Tree) -> Iterator[Finding]:
         levels = {
             str(lv.get("nodeLabel"))
             for t in found
-            for lv in _list(_spec(t).get("levels"))
+            for lv in list_of(spec_of(t).get("levels"))
             if isinstance(lv, dict)
         }
         for node in nodes.get(folder, []):
-            labels = _meta(node, "labels")
+            labels = meta_of(node, "labels")
             missing = sorted(lv for lv in levels - set(labels) if lv != HOSTNAME)  # the kubelet's (R29)
             if labels.get(GPU_CLASS) and missing:
                 yield finding(

@@ -7,23 +7,23 @@ from collections.abc import Iterator
 from taugen.resolve.labels import GPU_CLASS, HOSTNAME
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource
-from taugen.validate.semantic import Tree, _list, _map, _meta, _spec
+from taugen.validate.semantic import Tree, list_of, map_of, meta_of, spec_of
 
 
 def _labels(resource: Resource) -> dict[str, str]:
-    return _meta(resource, "labels")
+    return meta_of(resource, "labels")
 
 
 def _class_levels(tree: Tree) -> dict[str, list[str]]:
     """gpu-class -> the level labels of its TAS flavor's Topology."""
     levels = {
-        t.name: [lv.get("nodeLabel") for lv in _list(_spec(t).get("levels")) if isinstance(lv, dict)]
+        t.name: [lv.get("nodeLabel") for lv in list_of(spec_of(t).get("levels")) if isinstance(lv, dict)]
         for t in tree.of("Topology")
     }
     found: dict[str, list[str]] = {}
     for rf in tree.of("ResourceFlavor"):
-        spec = _spec(rf)
-        gpu_class = _map(spec.get("nodeLabels")).get(GPU_CLASS)
+        spec = spec_of(rf)
+        gpu_class = map_of(spec.get("nodeLabels")).get(GPU_CLASS)
         if gpu_class and spec.get("topologyName") in levels:
             found[gpu_class] = [str(x) for x in levels[spec["topologyName"]]]
     return found
@@ -34,8 +34,8 @@ def _label_sets(tree: Tree) -> Iterator[tuple[Resource, list[str | int], dict[st
     for node in tree.of("Node", kueue=False):
         yield node, ["metadata", "labels"], _labels(node)
     for nfr in tree.of("NodeFeatureRule", kueue=False):
-        for i, rule in enumerate(_list(_spec(nfr).get("rules"))):
-            yield nfr, ["spec", "rules", i, "labels"], _map(_map(rule).get("labels"))
+        for i, rule in enumerate(list_of(spec_of(nfr).get("rules"))):
+            yield nfr, ["spec", "rules", i, "labels"], map_of(map_of(rule).get("labels"))
 
 
 def node_levels(tree: Tree) -> Iterator[Finding]:
@@ -57,8 +57,8 @@ def node_levels(tree: Tree) -> Iterator[Finding]:
 def flavor_nodes(tree: Tree) -> Iterator[Finding]:
     carried = {labels.get(GPU_CLASS) for _, _, labels in _label_sets(tree)}
     for rf in tree.of("ResourceFlavor"):
-        spec = _spec(rf)
-        gpu_class = _map(spec.get("nodeLabels")).get(GPU_CLASS)
+        spec = spec_of(rf)
+        gpu_class = map_of(spec.get("nodeLabels")).get(GPU_CLASS)
         if gpu_class and spec.get("topologyName") and gpu_class not in carried:
             yield finding(
                 rf,

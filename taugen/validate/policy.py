@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from taugen.validate.findings import Finding, finding
-from taugen.validate.semantic import ADMIT_ALL, Tree, _flavors, _groups, _meta, _spec
+from taugen.validate.semantic import ADMIT_ALL, Tree, flavors_of, groups_of, meta_of, spec_of
 
 # Kueue v1beta2 API limits (CRD maxItems / maxProperties, and the names Kueue puts in labels).
 MAX_GROUPS, MAX_COVERED, MAX_FLAVORS, MAX_RESOURCES = 16, 64, 64, 64
@@ -17,11 +17,11 @@ MAX_NAME, MAX_LABEL_NAME = 253, 63
 def limits(tree: Tree) -> Iterator[Finding]:
     for cq in tree.of("ClusterQueue"):
         yield from _over(cq, ["spec", "resourceGroups"], MAX_GROUPS, "resource groups")
-        for g, group in _groups(cq):
+        for g, group in groups_of(cq):
             base = ["spec", "resourceGroups", g]
             yield from _over(cq, [*base, "coveredResources"], MAX_COVERED, "covered resources")
             yield from _over(cq, [*base, "flavors"], MAX_FLAVORS, "flavors in a resource group")
-            for f, _ in _flavors(group):
+            for f, _ in flavors_of(group):
                 yield from _over(
                     cq, [*base, "flavors", f, "resources"], MAX_RESOURCES, "resources in a flavor"
                 )
@@ -86,7 +86,7 @@ def priority_pairs(tree: Tree) -> Iterator[Finding]:
                 "give the pair the same value",
             )
     for name, pc in sorted(pods.items()):
-        managed = _meta(pc, "labels").get("app.kubernetes.io/managed-by")
+        managed = meta_of(pc, "labels").get("app.kubernetes.io/managed-by")
         if managed == "taugen" and name not in workloads and workloads:
             yield finding(
                 pc,
@@ -99,7 +99,7 @@ def priority_pairs(tree: Tree) -> Iterator[Finding]:
 
 def namespace_selectors(tree: Tree) -> Iterator[Finding]:
     for cq in tree.of("ClusterQueue"):
-        spec = _spec(cq)
+        spec = spec_of(cq)
         selector = spec.get("namespaceSelector")
         if selector is None:
             yield finding(
@@ -110,7 +110,7 @@ def namespace_selectors(tree: Tree) -> Iterator[Finding]:
                 "the queue admits no namespace",
                 "select the tenant namespaces, e.g. kubernetes.io/metadata.name In [...]",
             )
-        elif selector == {} and _meta(cq, "annotations").get(ADMIT_ALL) != "true":
+        elif selector == {} and meta_of(cq, "annotations").get(ADMIT_ALL) != "true":
             yield finding(
                 cq,
                 ["spec", "namespaceSelector"],

@@ -31,27 +31,30 @@ class Tree:
         return {r.name for r in self.of(kind)}
 
 
-def _map(value: Any) -> dict[str, Any]:
+def map_of(value: Any) -> dict[str, Any]:
     """A mapping, or {} for anything else: the schema reports a badly shaped object."""
     return value if isinstance(value, dict) else {}
 
 
-def _spec(resource: Resource) -> dict[str, Any]:
-    return _map(resource.obj.get("spec"))
+def spec_of(resource: Resource) -> dict[str, Any]:
+    """The object's spec, or {} (the rules read trees that may be malformed)."""
+    return map_of(resource.obj.get("spec"))
 
 
-def _meta(resource: Resource, field: str) -> dict[str, Any]:
-    return _map(_map(resource.obj.get("metadata")).get(field))
+def meta_of(resource: Resource, field: str) -> dict[str, Any]:
+    """metadata.<field> (labels, annotations) as a mapping, or {}."""
+    return map_of(map_of(resource.obj.get("metadata")).get(field))
 
 
-def _list(value: Any) -> list[Any]:
+def list_of(value: Any) -> list[Any]:
+    """A list, or [] for anything else."""
     return value if isinstance(value, list) else []
 
 
 def local_queue_targets(tree: Tree) -> Iterator[Finding]:
     queues = tree.names("ClusterQueue")
     for lq in tree.of("LocalQueue"):
-        target = _spec(lq).get("clusterQueue")
+        target = spec_of(lq).get("clusterQueue")
         if target not in queues:
             yield finding(
                 lq,
@@ -62,14 +65,16 @@ def local_queue_targets(tree: Tree) -> Iterator[Finding]:
             )
 
 
-def _groups(cq: Resource) -> Iterator[tuple[int, dict[str, Any]]]:
-    for g, group in enumerate(_list(_spec(cq).get("resourceGroups"))):
+def groups_of(cq: Resource) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(index, group) for every well-formed resource group of a ClusterQueue."""
+    for g, group in enumerate(list_of(spec_of(cq).get("resourceGroups"))):
         if isinstance(group, dict):
             yield g, group
 
 
-def _flavors(group: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any]]]:
-    for f, flavor in enumerate(_list(group.get("flavors"))):
+def flavors_of(group: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(index, flavor) for every well-formed flavor of a resource group."""
+    for f, flavor in enumerate(list_of(group.get("flavors"))):
         if isinstance(flavor, dict):
             yield f, flavor
 
@@ -77,8 +82,8 @@ def _flavors(group: dict[str, Any]) -> Iterator[tuple[int, dict[str, Any]]]:
 def cluster_queue_flavors(tree: Tree) -> Iterator[Finding]:
     flavors = tree.names("ResourceFlavor")
     for cq in tree.of("ClusterQueue"):
-        for g, group in _groups(cq):
-            for f, flavor in _flavors(group):
+        for g, group in groups_of(cq):
+            for f, flavor in flavors_of(group):
                 if flavor.get("name") not in flavors:
                     yield finding(
                         cq,
@@ -92,7 +97,7 @@ def cluster_queue_flavors(tree: Tree) -> Iterator[Finding]:
 def flavor_topologies(tree: Tree) -> Iterator[Finding]:
     topologies = tree.names("Topology")
     for rf in tree.of("ResourceFlavor"):
-        name = _spec(rf).get("topologyName")
+        name = spec_of(rf).get("topologyName")
         if name is not None and name not in topologies:
             yield finding(
                 rf,
@@ -105,10 +110,10 @@ def flavor_topologies(tree: Tree) -> Iterator[Finding]:
 
 def covered_resources(tree: Tree) -> Iterator[Finding]:
     for cq in tree.of("ClusterQueue"):
-        for g, group in _groups(cq):
-            covered = _list(group.get("coveredResources"))
-            for f, flavor in _flavors(group):
-                listed = [r.get("name") for r in _list(flavor.get("resources")) if isinstance(r, dict)]
+        for g, group in groups_of(cq):
+            covered = list_of(group.get("coveredResources"))
+            for f, flavor in flavors_of(group):
+                listed = [r.get("name") for r in list_of(flavor.get("resources")) if isinstance(r, dict)]
                 if listed != covered:
                     yield finding(
                         cq,
@@ -122,8 +127,8 @@ def covered_resources(tree: Tree) -> Iterator[Finding]:
 def one_group(tree: Tree) -> Iterator[Finding]:
     for cq in tree.of("ClusterQueue"):
         seen: dict[str, int] = {}
-        for g, group in _groups(cq):
-            for r, resource in enumerate(_list(group.get("coveredResources"))):
+        for g, group in groups_of(cq):
+            for r, resource in enumerate(list_of(group.get("coveredResources"))):
                 if resource in seen:
                     yield finding(
                         cq,
@@ -133,7 +138,7 @@ def one_group(tree: Tree) -> Iterator[Finding]:
                         "cover each resource in one group only",
                     )
                 seen.setdefault(str(resource), g)
-            for f, flavor in _flavors(group):
+            for f, flavor in flavors_of(group):
                 key = f"flavor:{flavor.get('name')}"
                 if key in seen:
                     yield finding(
@@ -148,7 +153,7 @@ def one_group(tree: Tree) -> Iterator[Finding]:
 
 def hostname_last(tree: Tree) -> Iterator[Finding]:
     for topology in tree.of("Topology"):
-        levels = _list(_spec(topology).get("levels"))
+        levels = list_of(spec_of(topology).get("levels"))
         for i, level in enumerate(levels[:-1]):
             if isinstance(level, dict) and level.get("nodeLabel") == HOSTNAME:
                 yield finding(
@@ -162,9 +167,9 @@ def hostname_last(tree: Tree) -> Iterator[Finding]:
 
 def canonical_quantities(tree: Tree) -> Iterator[Finding]:
     for cq in tree.of("ClusterQueue"):
-        for g, group in _groups(cq):
-            for f, flavor in _flavors(group):
-                for r, resource in enumerate(_list(flavor.get("resources"))):
+        for g, group in groups_of(cq):
+            for f, flavor in flavors_of(group):
+                for r, resource in enumerate(list_of(flavor.get("resources"))):
                     for field in ("nominalQuota", "borrowingLimit", "lendingLimit"):
                         value = resource.get(field) if isinstance(resource, dict) else None
                         if value is None or isinstance(value, bool):

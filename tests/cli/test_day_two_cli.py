@@ -38,7 +38,7 @@ def test_explain_needs_a_cluster_in_a_project_of_two(run: Run) -> None:
     result = run("explain", "node", "h200-0", "-c", PROJECT)
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.endswith(
-        "day_two/project/taugen.yaml:6:3: error: the project has 2 clusters [usage]\n"
+        "day_two/project/taugen.yaml:6:3: error: the project has 2 clusters [cluster]\n"
         "  hint: pass --cluster with one of: native, kube\n"
     )
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from taugen.commands.diff import DiffOptions, DiffResult, diff
+from taugen.diff.engine import DiffOptions, DiffResult, diff
 from taugen.diff.render import prefixed
 from taugen.diff.risks import IDS
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from taugen.commands.diff import DiffOptions, DiffResult, diff
+from taugen.diff.engine import DiffOptions, DiffResult, diff
 from taugen.diff.markdown import markdown
 from taugen.diff.render import as_json, text
 

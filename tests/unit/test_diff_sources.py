@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from taugen.commands.diff import DiffOptions, diff
+from taugen.diff.engine import DiffOptions, diff
 from taugen.diff.render import prefixed
 from taugen.errors import InputError
 from tests.helpers import snapshot

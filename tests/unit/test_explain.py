@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from taugen.commands.explain.counts import DomainCount
 from taugen.commands.explain.gpu_class import ClassExplanation, ClassNode, explain_class
 from taugen.commands.explain.node import MANAGED_BY_ORIGIN, LabelOrigin, NodeExplanation, explain_node
 from taugen.commands.explain.render import class_json, class_text, node_json, node_text
-from taugen.commands.explain.view import ClusterView, load_view
+from taugen.context.cluster import ClusterView, load_view
+from taugen.resolve.counts import DomainCount
 from tests.day_two_helpers import CLUSTERS, GOLDEN, PROJECT
 from tests.unit._support import problems_of
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from taugen.commands.explain.view import load_view
 from taugen.commands.inventory.show import as_json, as_table, summarize
+from taugen.context.cluster import load_view
 from tests.day_two_helpers import PROJECT, built_copy
 
 

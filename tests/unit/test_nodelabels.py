@@ -13,11 +13,11 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from taugen.api.nfd import SCHEMA_FILE, nfd_schema_files
+from taugen.api.nfd import NFD_API, SCHEMA_FILE, nfd_schema_files
 from taugen.commands.validate import ValidateOptions, validate_paths
 from taugen.compile.manifest import Manifest
 from taugen.compile.nodelabels import NODE_LABEL_BACKENDS
-from taugen.compile.nodelabels.nfd import NFD_API, NfdBackend
+from taugen.compile.nodelabels.nfd import NfdBackend
 from taugen.compile.nodelabels.node import NodeBackend
 from taugen.errors import InputError
 from taugen.load.project import load_cluster_inputs, load_project

@@ -16,7 +16,7 @@ ACC = "net.unbounded-cloud.io/accelerator-domain"
 SLOT = "tau.azure.com/torchrun-host-slot"
 
 
-def _meta(
+def meta_of(
     name: str,
     wave: str,
     *,
@@ -91,7 +91,7 @@ def test_r20_priority_classes(fleet: dict[str, dict[str, Any]], name: str, value
     assert obj == {
         "apiVersion": "scheduling.k8s.io/v1",
         "kind": "PriorityClass",
-        "metadata": _meta(name, "-2", kueue=False),
+        "metadata": meta_of(name, "-2", kueue=False),
         "globalDefault": False,
         "preemptionPolicy": "PreemptLowerPriority",
         "value": value,
@@ -103,7 +103,7 @@ def test_r21_workload_priority_classes(fleet: dict[str, dict[str, Any]], name: s
     assert fleet[f"WorkloadPriorityClass/{name}"] == {
         "apiVersion": KUEUE,
         "kind": "WorkloadPriorityClass",
-        "metadata": _meta(name, "-2"),
+        "metadata": meta_of(name, "-2"),
         "value": value,
     }
 
@@ -112,7 +112,7 @@ def test_r22_topology(fleet: dict[str, dict[str, Any]]) -> None:
     assert fleet["Topology/taugrid-gpu-topology"] == {
         "apiVersion": KUEUE,
         "kind": "Topology",
-        "metadata": _meta("taugrid-gpu-topology", "-2"),
+        "metadata": meta_of("taugrid-gpu-topology", "-2"),
         "spec": {
             "levels": [
                 {"nodeLabel": "tau.azure.com/site"},
@@ -128,7 +128,7 @@ def test_r23_cpu_flavor_is_not_tas(fleet: dict[str, dict[str, Any]]) -> None:
     assert fleet["ResourceFlavor/taugrid-default-cpu"] == {
         "apiVersion": KUEUE,
         "kind": "ResourceFlavor",
-        "metadata": _meta("taugrid-default-cpu", "-1"),
+        "metadata": meta_of("taugrid-default-cpu", "-1"),
         "spec": {},
     }
 
@@ -140,7 +140,7 @@ def test_r24_gpu_flavor_per_class(fleet: dict[str, dict[str, Any]], gpu_class: s
     assert fleet[f"ResourceFlavor/{name}"] == {
         "apiVersion": KUEUE,
         "kind": "ResourceFlavor",
-        "metadata": _meta(name, "-1", annotations={"tau.azure.com/ready-torchrun-host-slots": slots}),
+        "metadata": meta_of(name, "-1", annotations={"tau.azure.com/ready-torchrun-host-slots": slots}),
         "spec": {
             "nodeLabels": {"tau.azure.com/gpu-class": gpu_class},
             "nodeTaints": [{"effect": "NoSchedule", "key": "sku", "value": "gpu"}],
@@ -154,7 +154,7 @@ def test_r25_cluster_queue(fleet: dict[str, dict[str, Any]]) -> None:
     assert fleet["ClusterQueue/taugrid"] == {
         "apiVersion": KUEUE,
         "kind": "ClusterQueue",
-        "metadata": _meta("taugrid", "0"),
+        "metadata": meta_of("taugrid", "0"),
         "spec": {
             "namespaceSelector": {
                 "matchExpressions": [
@@ -182,7 +182,7 @@ def test_r28_local_queue_per_tenant(fleet: dict[str, dict[str, Any]], namespace:
     assert fleet[f"LocalQueue/{namespace}/taugrid"] == {
         "apiVersion": KUEUE,
         "kind": "LocalQueue",
-        "metadata": _meta("taugrid", "1", namespace=namespace),
+        "metadata": meta_of("taugrid", "1", namespace=namespace),
         "spec": {"clusterQueue": "taugrid"},
     }
 
@@ -198,7 +198,7 @@ def test_r25_r28_custom_queue_names(tmp_path: Path) -> None:
     assert objs["LocalQueue/team-x/xq"] == {
         "apiVersion": KUEUE,
         "kind": "LocalQueue",
-        "metadata": _meta("xq", "1", namespace="team-x"),
+        "metadata": meta_of("xq", "1", namespace="team-x"),
         "spec": {"clusterQueue": "gpu-cq"},
     }
     assert objs["ClusterQueue/gpu-cq"]["spec"]["namespaceSelector"] == {

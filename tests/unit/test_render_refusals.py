@@ -121,15 +121,20 @@ def test_run_must_name_a_cluster_when_the_project_has_several(tmp_path: Path) ->
     """The example project has three clusters; this fails before anything is read from out/."""
     write_yaml(tmp_path / "run.yaml", run_doc("h200-training", namespace="team-llm"))
     problem = _only(problems_of(lambda: resolve_run(tmp_path / "run.yaml", REPO / "taugen.yaml")))
-    assert (problem.message, problem.hint) == (
-        "the run names no cluster",
-        "the project has 3 clusters: add `cluster:` with one of eastus-prod, westus3-dev, northeurope-kai",
+    assert (problem.rule, problem.message, problem.hint) == (
+        "cluster",  # issue 18: one picker, one rule id
+        "the project has 3 clusters",
+        "add `cluster:` with one of eastus-prod, westus3-dev, northeurope-kai, or pass --cluster",
     )
 
 
 def test_unknown_cluster_and_profile(project: Path) -> None:
     problem = _only(problems_of(lambda: context_of(project, run_doc("h200-train", cluster="prod"))))
-    assert (problem.message, problem.hint) == ("cluster 'prod' is not in the project", "use one of: lab")
+    assert (problem.rule, problem.message, problem.hint) == (
+        "cluster",
+        "cluster 'prod': the project has no such cluster",
+        "choose one of: lab",
+    )
     problem = _only(problems_of(lambda: context_of(project, run_doc("h200-trian"))))
     assert (problem.rule, problem.message, problem.hint) == (
         "R30",

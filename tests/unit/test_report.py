@@ -6,13 +6,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from taugen.commands.diff import DiffOptions, diff
 from taugen.commands.report.capacity import class_rows
 from taugen.commands.report.changes import diff_view, removed_hosts
 from taugen.commands.report.command import ReportOptions, collect, report_html
 from taugen.commands.report.model import ClassRow, Domain, Host, HostMark
 from taugen.commands.report.payload import cluster_data, script_json
 from taugen.commands.report.topology import hosts_of, tree
+from taugen.diff.engine import DiffOptions, diff
 from tests.helpers import cpu_node, gpu_node, inventory, write_yaml
 from tests.unit._support import resolve_project, run_build, write_project
 

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from taugen import PACKAGE
 from taugen.api.kai.models import ClusterTopologyBinding, Queue, Topology
-from taugen.api.kueue.schema import DIALECT, _ManifestSchema
+from taugen.api.kueue.schema import DIALECT, ManifestSchema
 
 SCHEMA_DIR = PACKAGE / "schemas"
 KAI_TOPOLOGY_API = "kai.scheduler/v1alpha1"
@@ -38,7 +38,7 @@ def _schema(api_version: str, kind: str, model: type[BaseModel]) -> dict[str, An
     return {
         "$schema": DIALECT,
         "$id": f"https://taugen.tau.azure.com/schemas/{schema_file_name(api_version, kind)}",
-        **model.model_json_schema(schema_generator=_ManifestSchema),
+        **model.model_json_schema(schema_generator=ManifestSchema),
         "title": f"{kind} ({api_version})",
     }
 

@@ -14,7 +14,7 @@ DIALECT = "https://json-schema.org/draft/2020-12/schema"
 GROUP, VERSION = API_VERSION.split("/")
 
 
-class _ManifestSchema(GenerateJsonSchema):
+class ManifestSchema(GenerateJsonSchema):
     """An optional field is one to leave out, never null; and the field titles are noise."""
 
     def nullable_schema(self, schema: core_schema.NullableSchema) -> JsonSchemaValue:
@@ -39,6 +39,6 @@ def kind_schema(kind: str, model: type[BaseModel]) -> dict[str, Any]:
     return {
         "$schema": DIALECT,
         "$id": f"https://taugen.tau.azure.com/schemas/{schema_file_name(kind)}",
-        **model.model_json_schema(schema_generator=_ManifestSchema),
+        **model.model_json_schema(schema_generator=ManifestSchema),
         "title": f"{kind} ({API_VERSION})",
     }

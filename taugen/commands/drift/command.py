@@ -6,7 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from taugen.commands.drift.compare import Drift, compare, tree_labels
-from taugen.commands.explain.view import pick_cluster
+from taugen.context.project import pick_cluster
 from taugen.load.inventory import load_inventory
 from taugen.load.project import load_cluster_inputs, load_project, load_project_profiles
 from taugen.runs.state import cluster_state, stale_problem

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from taugen.commands.drift.compare import Drift
-from taugen.commands.explain.render import dumps
+from taugen.jsontext import dumps
 
 
 def as_json(found: Drift) -> str:

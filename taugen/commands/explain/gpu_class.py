@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from taugen.commands.explain.counts import DomainCount, count_domains
-from taugen.commands.explain.view import ClusterView
 from taugen.compile.backends.kueue import flavor_name
+from taugen.context.cluster import ClusterView
 from taugen.errors import InputError
+from taugen.resolve.counts import DomainCount, count_domains
 from taugen.resolve.labels import ACCELERATOR_DOMAIN, NETWORK_DOMAIN
 
 

@@ -10,9 +10,9 @@ import difflib
 from dataclasses import dataclass
 
 from taugen.commands.explain.readiness import ready_reason, site_source
-from taugen.commands.explain.view import ClusterView
 from taugen.compile.backends.kueue import CPU_FLAVOR, flavor_name
 from taugen.compile.manifest import MANAGED_BY
+from taugen.context.cluster import ClusterView
 from taugen.errors import InputError
 from taugen.load.inventory import NodeFacts
 from taugen.load.rules import LoadedRule

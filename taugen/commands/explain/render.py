@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
-from taugen.commands.explain.counts import DomainCount
 from taugen.commands.explain.gpu_class import ClassExplanation
 from taugen.commands.explain.node import NodeExplanation
 from taugen.compile.backends.kueue import SLOT
+from taugen.jsontext import dumps
 from taugen.load.inventory import GPU
 from taugen.resolve.labels import GPU_CLASS, HOSTNAME
 
 NO_LABELS = "labels: none (no rule matches its vmSize)"
-
-
-def dumps(data: Any) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def node_json(found: NodeExplanation) -> str:
@@ -98,20 +91,9 @@ def class_json(found: ClassExplanation) -> str:
             "readySlots": found.ready_slots,
             "gpuQuota": found.quota,
             "highWaterMark": found.high_water,
-            "domains": [domain_json(d) for d in found.domains],
+            "domains": [d.as_json() for d in found.domains],
         }
     )
-
-
-def domain_json(domain: DomainCount) -> dict[str, Any]:
-    return {
-        "level": domain.level,
-        "name": domain.name,
-        "path": list(domain.path),
-        "hosts": domain.hosts,
-        "gpus": domain.gpus,
-        "readyHosts": domain.ready,
-    }
 
 
 def class_text(found: ClassExplanation) -> str:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from taugen.commands.explain.view import pick_cluster
 from taugen.commands.inventory.changes import FleetChanges, fleet_changes
 from taugen.commands.inventory.edit import refreshed_text
+from taugen.context.project import pick_cluster
 from taugen.errors import InputError
 from taugen.load.document import read_text
 from taugen.load.inventory import Inventory, load_inventory

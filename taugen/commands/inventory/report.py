@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from taugen.commands.explain.render import dumps
 from taugen.commands.inventory.refresh import NATIVE, ImportResult
+from taugen.jsontext import dumps
 
 
 def _action(result: ImportResult) -> str:

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC
 
-from taugen.commands.explain.counts import DomainCount, count_domains
-from taugen.commands.explain.render import domain_json, dumps
-from taugen.commands.explain.view import ClusterView
+from taugen.context.cluster import ClusterView
+from taugen.jsontext import dumps
+from taugen.resolve.counts import DomainCount, count_domains
 from taugen.resolve.domains import SINGLETON
 
 
@@ -61,7 +61,7 @@ def as_json(summary: InventorySummary) -> str:
             "nodes": summary.nodes,
             "readyNodes": summary.ready,
             "gpuNodes": summary.gpu_nodes,
-            "domains": [domain_json(d) for d in summary.domains],
+            "domains": [d.as_json() for d in summary.domains],
             "classes": [
                 {
                     "gpuClass": c.gpu_class,

@@ -6,9 +6,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from taugen.commands.diff import DiffResult, Entry
 from taugen.commands.report.model import ChangeRow, DiffView, Host, HostMark, Mark, RiskGroup
 from taugen.commands.report.topology import ghost
+from taugen.diff.engine import DiffResult, Entry
 from taugen.diff.risks import CLASSES
 
 

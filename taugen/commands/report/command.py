@@ -6,17 +6,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from taugen.commands.build import selected_clusters
-from taugen.commands.diff import DiffOptions, DiffResult, diff
 from taugen.commands.report.capacity import class_rows
 from taugen.commands.report.changes import diff_view, removed_hosts
 from taugen.commands.report.model import ClusterView, SimulationView
 from taugen.commands.report.page import page
 from taugen.commands.report.simulation import simulate_view
 from taugen.commands.report.topology import hosts_of, tree
+from taugen.context.project import select_clusters
+from taugen.diff.engine import DiffOptions, DiffResult, diff
 from taugen.errors import TaugenError
 from taugen.load.project import LoadedProject, load_cluster_inputs, load_project
-from taugen.lock.lockfile import Lock, read_lock
+from taugen.lock.lockfile import read_lock
+from taugen.models.lock import Lock
 from taugen.models.project import Cluster
 from taugen.progress import Progress, silent
 from taugen.resolve.cluster import resolve
@@ -46,7 +47,7 @@ def collect(options: ReportOptions) -> Report:
     say = options.progress
     say(f"loading {options.project_file}")
     loaded = load_project(options.project_file)
-    clusters = selected_clusters(loaded, options.cluster)
+    clusters = select_clusters(loaded, options.cluster)
     lock = read_lock(loaded.lock_path).lock
     changes = None
     if options.diff_base is not None:

@@ -12,13 +12,12 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from taugen.api.nfd import KIND, NFD_API
 from taugen.compile.manifest import SYNC_OPTIONS, Manifest, annotate, object_
 from taugen.compile.nodelabels.base import labelled, node_file
 from taugen.errors import TaugenError
 from taugen.resolve.cluster import ResolvedNode
 
-NFD_API = "nfd.k8s-sigs.io/v1alpha1"
-KIND = "NodeFeatureRule"
 NODE_NAME_FEATURE, NODE_NAME_ELEMENT = "system.name", "nodename"
 # nfd-master refuses labels under kubernetes.io except these namespaces (its -deny-label-ns).
 _ALLOWED_K8S = ("feature.node.kubernetes.io", "profile.node.kubernetes.io")

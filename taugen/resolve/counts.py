@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from taugen.resolve.cluster import ResolvedNode
 from taugen.resolve.domains import SINGLETON
@@ -35,6 +36,16 @@ class DomainCount:
     @property
     def singleton(self) -> bool:
         return self.path[-1].startswith(SINGLETON)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "name": self.name,
+            "path": list(self.path),
+            "hosts": self.hosts,
+            "gpus": self.gpus,
+            "readyHosts": self.ready,
+        }
 
 
 def count_domains(nodes: Iterable[ResolvedNode]) -> list[DomainCount]:

@@ -6,9 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from taugen.commands.build import selected_clusters
 from taugen.compile.quota import ClassQuota, plan_quotas
-from taugen.errors import InputError
+from taugen.context.project import pick_cluster
 from taugen.load.project import LoadedProject, load_cluster_inputs, load_project
 from taugen.lock.lockfile import read_lock
 from taugen.models.project import Cluster
@@ -36,23 +35,6 @@ class ClusterView:
 
     def quota(self, gpu_class: str) -> ClassQuota | None:
         return next((q for q in self.quotas if q.gpu_class == gpu_class), None)
-
-
-def pick_cluster(loaded: LoadedProject, name: str | None) -> Cluster:
-    """--cluster NAME, or the only cluster of the project."""
-    clusters = loaded.project.clusters
-    if name is not None:
-        return selected_clusters(loaded, name)[0]
-    if len(clusters) == 1:
-        return clusters[0]
-    names = ", ".join(c.name for c in clusters)
-    raise InputError(
-        [
-            loaded.doc.at(["clusters"]).problem(
-                "usage", f"the project has {len(clusters)} clusters", f"pass --cluster with one of: {names}"
-            )
-        ]
-    )
 
 
 def load_view(config: Path, name: str | None) -> ClusterView:
