@@ -13,6 +13,7 @@ DNS1123_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 DNS1123_SUBDOMAIN = rf"{DNS1123_LABEL}(\.{DNS1123_LABEL})*"
 LABEL_VALUE = r"(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?"
 QUALIFIED_NAME = r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+LABEL_KEY = rf"({DNS1123_SUBDOMAIN}/)?{QUALIFIED_NAME}"  # lengths apart: label_key_error checks them
 
 DNS1123_LABEL_PATTERN = f"^{DNS1123_LABEL}$"
 DNS1123_SUBDOMAIN_PATTERN = f"^{DNS1123_SUBDOMAIN}$"

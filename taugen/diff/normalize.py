@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-import yaml
+from taugen.errors import InputError
+from taugen.load.compiled import tree_documents
 
 Key = str | int
 FieldPath = tuple[Key, ...]
 _ITEM_KEYS = ("name", "nodeLabel")  # flavors, resources, catalog profiles; Topology levels
 _EMBEDDED = (".yaml", ".yml", ".json")  # ConfigMap data that is itself a document (the catalog)
-_FAST: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def normal(obj: Mapping[str, Any]) -> dict[str, Any]:
@@ -59,10 +60,10 @@ def _embedded(name: str, value: Any) -> Any:
     if not (isinstance(value, str) and name.endswith(_EMBEDDED)):
         return value
     try:
-        parsed = yaml.load(value, Loader=_FAST)
-    except yaml.YAMLError:
+        parsed = tree_documents(Path(name), value)
+    except InputError:
         return value
-    return parsed if isinstance(parsed, Mapping | list) else value
+    return parsed[0] if len(parsed) == 1 and isinstance(parsed[0], Mapping | list) else value
 
 
 def _normal(value: Any) -> Any:

@@ -11,14 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import yaml
-
 from taugen.diff.sources import Tree
 from taugen.errors import InputError, Problem, ProblemCollector
-from taugen.load.document import parse_documents
+from taugen.load.compiled import tree_documents
 
 KUSTOMIZATION = "kustomization.yaml"
-_FAST: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True, order=True)
@@ -83,16 +80,11 @@ def _cluster_of(name: str, clusters: list[str]) -> str:
 
 def _documents(label: str, name: str, content: bytes, problems: ProblemCollector) -> list[Any] | None:
     try:
-        text = content.decode("utf-8-sig")
-        return [d for d in yaml.load_all(text, Loader=_FAST) if d is not None]
+        return tree_documents(_path(label, name), content.decode("utf-8-sig"))
     except UnicodeDecodeError:
         problems.add(_problem(label, name, "the file is not UTF-8", "save it as UTF-8"))
-    except yaml.YAMLError:
-        try:  # again with positions, for a `file:line:col` problem
-            parse_documents(_path(label, name), text)
-            problems.add(_problem(label, name, "invalid YAML"))
-        except InputError as err:
-            problems.extend(err.problems)
+    except InputError as err:  # YAML 1.2, core tags only (load/compiled.py), with positions
+        problems.extend(err.problems)
     return None
 
 

@@ -111,22 +111,22 @@ def reads_as_string(value: str) -> bool:
     return tag == "tag:yaml.org,2002:str"
 
 
-def load_all(text: str) -> list[Any]:
+def load_all(text: str, loader_class: type[FastLoader] = FastLoader) -> list[Any]:
     """Every document of `text` as plain data; `Unsupported` when ruamel must do it."""
     if text.startswith("%") or "\n%" in text:
         raise Unsupported("a directive: ruamel honours %YAML versions")
     try:
         try:
-            loader = FastLoader(text)
+            loader = loader_class(text)
             return events.load_all(loader, partial(_scalar, loader))
         except events.Compose:  # a merge key or a tagged collection: PyYAML's composer knows them
             _check_tags(text)
-            return list(yaml.load_all(text, Loader=FastLoader))
+            return list(yaml.load_all(text, Loader=loader_class))
     except events.Foreign as err:
         raise Unsupported(f"tag {err}: ruamel's scan refuses it with its position") from None
     except events.Duplicate:
         raise Unsupported("duplicate key") from None  # ruamel reports it, with its position
-    except (yaml.YAMLError, ValueError, IndexError, TypeError) as err:  # `-_` as an int; a list as a key
+    except (yaml.YAMLError, LookupError, ValueError, TypeError) as err:  # `-_`; a list key; *undefined
         raise Unsupported(str(err)) from None
 
 

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import StrictBool, StrictStr
 
 from taugen.compile.catalog import CATALOG_FILE, CATALOG_KEY, CATALOG_NAME, DIGEST_ANNOTATION
 from taugen.errors import InputError, Problem
+from taugen.load.compiled import tree_documents
 from taugen.load.document import Document, Position, load_documents
 from taugen.load.validate import validate
 from taugen.models.base import StrictModel
@@ -64,14 +64,21 @@ def read_catalog(folder: Path) -> Catalog:
     text = _data(doc).get(CATALOG_KEY)
     if not isinstance(text, str):
         raise InputError([doc.at(["data"]).problem(RULE, f"the catalog has no {CATALOG_KEY}", REBUILD)])
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        raise InputError(
-            [doc.at(["data", CATALOG_KEY]).problem(RULE, f"unreadable: {err}", REBUILD)]
-        ) from None
-    body = validate(CatalogBody, doc, RULE, data=data, relocate=lambda _: ["data", CATALOG_KEY])
+    body = validate(CatalogBody, doc, RULE, data=_body(doc, text), relocate=lambda _: ["data", CATALOG_KEY])
     return Catalog(path, body, doc.at(["metadata", "annotations", DIGEST_ANNOTATION]))
+
+
+def _body(doc: Document, text: str) -> Any:
+    """The embedded profiles.yaml as YAML 1.2 reads it (load/compiled.py, issue 17): one document."""
+    try:
+        docs = tree_documents(doc.path, text)
+    except InputError as err:
+        why = err.problems[0].message
+    else:
+        if len(docs) <= 1:
+            return docs[0] if docs else None
+        why = f"it holds {len(docs)} YAML documents; one is expected"
+    raise InputError([doc.at(["data", CATALOG_KEY]).problem(RULE, f"unreadable: {why}", REBUILD)])
 
 
 def _config_map(path: Path) -> Document:

@@ -11,12 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
-from taugen.compile.catalog import CATALOG_KEY, catalog
+from taugen.compile.catalog import CATALOG_FILE, CATALOG_KEY, catalog
 from taugen.compile.digest import catalog_digest
 from taugen.compile.quota import ClassQuota, plan_quotas
 from taugen.errors import InputError, Problem
+from taugen.load.compiled import tree_documents
 from taugen.load.profiles import LoadedProfile
 from taugen.load.project import LoadedProject, load_cluster_inputs
 from taugen.lock.history import quota_history
@@ -52,7 +51,8 @@ def cluster_state(loaded: LoadedProject, cluster: Cluster, profiles: Sequence[Lo
     quotas = current_quotas(loaded, cluster, resolved)
     digest = catalog_digest(resolved, profiles, quotas)
     text = catalog(resolved, profiles, quotas, digest).obj["data"][CATALOG_KEY]
-    expected = CatalogBody.model_validate(yaml.safe_load(text))
+    # read back as the committed catalog is (load/compiled.py), so the two compare alike
+    expected = CatalogBody.model_validate(tree_documents(folder / CATALOG_FILE, text)[0])
     return ClusterState(loaded, cluster, resolved, folder, committed, digest, expected)
 
 

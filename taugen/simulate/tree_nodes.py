@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
-from taugen.load.document import read_text
+from taugen.load.compiled import load_tree_documents
 
 NODES = "nodes"  # out/<cluster>/nodes/<gpu-class>/<network-domain>.yaml (nodelabels/base.py)
 
@@ -18,9 +16,8 @@ def tree_node_labels(folder: Path) -> dict[str, dict[str, str]] | None:
         return None
     labels: dict[str, dict[str, str]] = {}
     for path in found:
-        # taugen wrote these files (quoted where YAML 1.1 and 1.2 differ), and no position is
-        # ever reported from them: libyaml's C loader, the fastest measured (STYLE.md)
-        for doc in yaml.load_all(read_text(path), Loader=yaml.CSafeLoader):
+        # from the pull request: read as YAML 1.2, an unquoted `y` a string (issue 17 item 9)
+        for doc in load_tree_documents(path):
             data = doc if isinstance(doc, dict) else {}
             meta = data.get("metadata") or {}
             if data.get("kind") == "Node" and isinstance(meta.get("name"), str):

@@ -10,8 +10,8 @@ CRD version's `openAPIV3Schema` (a structural OpenAPI v3 schema) to JSON Schema 
 - `nullable: true` adds `null` to the type;
 - every other `x-kubernetes-*` keyword is dropped, `x-kubernetes-validations` (CEL) included:
   those rules are not checked here;
-- a Go RE2 pattern with inline flags after `^` (`^(?i)…`) gets its flags moved to the front,
-  where Python's `re` requires them.
+- a Go RE2 pattern becomes one Python's `re.search` reads the same way (`patterns.py`): inline
+  flags after `^` (`^(?i)…`) move to the front, and `$` ends the text (issue 17 item 5).
 
 `object_schema` wraps a version's schema for one whole object: apiVersion and kind fixed,
 `metadata` checked by `OBJECT_META` (the CRD leaves it open; the API server checks it), a
@@ -21,7 +21,6 @@ carries one).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,28 +29,23 @@ from typing import Any
 import yaml
 from jsonschema import Draft7Validator
 
+from taugen import names
 from taugen.errors import InputError, Problem
+from taugen.validate.patterns import python_pattern, whole, with_re2_patterns
 
 Schema = dict[str, Any]
 
-DNS_LABEL = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
-DNS_SUBDOMAIN = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
-LABEL_KEY = (
-    r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"  # optional DNS prefix
-    r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$"
-)
-LABEL_VALUE = r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$"
-
+_SUBDOMAIN, _LABEL = whole(names.DNS1123_SUBDOMAIN), whole(names.DNS1123_LABEL)  # names.py: their one home
 # What a manifest in Git may hold in metadata: no uid, resourceVersion, managedFields, ...
 OBJECT_META: Schema = {
     "type": "object",
     "properties": {
-        "name": {"type": "string", "minLength": 1, "maxLength": 253, "pattern": DNS_SUBDOMAIN},
-        "namespace": {"type": "string", "minLength": 1, "maxLength": 63, "pattern": DNS_LABEL},
+        "name": {"type": "string", "minLength": 1, "maxLength": 253, "pattern": _SUBDOMAIN},
+        "namespace": {"type": "string", "minLength": 1, "maxLength": 63, "pattern": _LABEL},
         "labels": {
             "type": "object",
-            "propertyNames": {"maxLength": 317, "pattern": LABEL_KEY},
-            "additionalProperties": {"type": "string", "maxLength": 63, "pattern": LABEL_VALUE},
+            "propertyNames": {"maxLength": 317, "pattern": whole(names.LABEL_KEY)},
+            "additionalProperties": {"type": "string", "maxLength": 63, "pattern": whole(names.LABEL_VALUE)},
         },
         "annotations": {"type": "object", "additionalProperties": {"type": "string"}},
     },
@@ -62,7 +56,6 @@ OBJECT_META: Schema = {
 _SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf")
 _LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 CRD_HINT = "pass CustomResourceDefinition YAML: a release's CRD files or `kubectl get crd NAME -o yaml`"
-_LATE_FLAGS = re.compile(r"^\^\(\?([aiLmsux]+)\)")
 
 
 def strict_schema(node: Mapping[str, Any]) -> Schema:
@@ -96,12 +89,6 @@ def _allow_null(schema: Schema) -> None:
         schema["anyOf"] = [*schema["anyOf"], {"type": "null"}]
     if "enum" in schema:
         schema["enum"] = [*schema["enum"], None]
-
-
-def python_pattern(pattern: str) -> str:
-    """Go RE2 takes `^(?i)x`; Python's re wants global flags first: `(?i)^x`."""
-    match = _LATE_FLAGS.match(pattern)
-    return f"(?{match[1]})^{pattern[match.end() :]}" if match else pattern
 
 
 @dataclass(frozen=True)
@@ -195,7 +182,7 @@ def object_schema(crd: CrdVersion) -> Schema:
 
 def validation_errors(schema: Schema, obj: Any) -> list[str]:
     """Every error of obj against schema as `path.to.field: message`, sorted; [] when valid."""
-    validator = Draft7Validator(schema)
+    validator = with_re2_patterns(Draft7Validator)(schema)
     return sorted(
         f"{'.'.join(str(step) for step in error.absolute_path) or '<root>'}: {error.message}"
         for error in validator.iter_errors(obj)

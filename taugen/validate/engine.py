@@ -26,6 +26,7 @@ RULES: tuple[Callable[[semantic.Tree], Iterator[Finding]], ...] = (
     policy.limits,
     policy.priority_pairs,
     policy.namespace_selectors,
+    nodes.node_names,
     nodes.node_levels,
     nodes.flavor_nodes,
     kai.queue_parents,

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from taugen import names
 from taugen.resolve.labels import GPU_CLASS, HOSTNAME
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource
 from taugen.validate.semantic import Tree, list_of, map_of, meta_of, spec_of
+
+NAME_HINT = "a Node name is a DNS subdomain: what `kubectl get nodes` lists"
 
 
 def _labels(resource: Resource) -> dict[str, str]:
@@ -68,3 +71,27 @@ def flavor_nodes(tree: Tree) -> Iterator[Finding]:
                 "expected while a vanished class keeps its quota (R26); otherwise check the labels",
                 warning=True,
             )
+
+
+def node_names(tree: Tree) -> Iterator[Finding]:
+    """A Node's name and labels as the API server checks them; no schema of a Node does (issue 17
+    item 5: a name ending in a newline passed)."""
+    for node in tree.of("Node", kueue=False):
+        name = map_of(node.obj.get("metadata")).get("name")
+        why = names.dns1123_subdomain_error(name) if isinstance(name, str) and name else None
+        if why:
+            yield finding(node, ["metadata", "name"], "node-name", f"the name {name!r} {why}", NAME_HINT)
+        for key, value in _labels(node).items():
+            key_why = names.label_key_error(key) if isinstance(key, str) else "is not a string"
+            value_why = names.label_value_error(value) if isinstance(value, str) else "is not a string"
+            if key_why:
+                yield finding(
+                    node, ["metadata", "labels", key], "node-label", f"label key {key!r} {key_why}", key=True
+                )
+            elif value_why:
+                yield finding(
+                    node,
+                    ["metadata", "labels", key],
+                    "node-label",
+                    f"label {key} value {value!r} {value_why}",
+                )

@@ -20,8 +20,12 @@ from referencing import Registry, Resource
 from taugen.errors import TaugenError
 from taugen.models.schemas import SCHEMA_DIR
 from taugen.validate.crd import load_crds, object_schema
+from taugen.validate.patterns import with_re2_patterns
 
 DEFAULT_KUBERNETES_VERSION = "1.33"
+# python-jsonschema reads `pattern` with Python's `$`; these read it as RE2 does (patterns.py)
+_DRAFT7: Any = with_re2_patterns(Draft7Validator)
+_DRAFT2020: Any = with_re2_patterns(Draft202012Validator)
 _K8S_SCHEMAS = "kubernetes-json-schema"
 
 
@@ -58,7 +62,7 @@ class SchemaStore:
             for key, crd in load_crds(source).items():
                 schema = object_schema(crd)
                 fast = _fast(partial(jsonschema_rs.Draft7Validator, schema))
-                self.crd_checkers[key] = Checker(Draft7Validator(schema), fast, "crd")
+                self.crd_checkers[key] = Checker(_DRAFT7(schema), fast, "crd")
 
     def lookup(self, api_version: str, kind: str) -> Checker | None:
         key = (api_version, kind)
@@ -88,7 +92,7 @@ def _own_checker(api_version: str, kind: str) -> Checker | None:
     if path is None or not path.is_file():
         return None
     schema = json.loads(path.read_text())
-    cls: Any = validator_for(schema, default=Draft202012Validator)
+    cls: Any = with_re2_patterns(validator_for(schema, default=Draft202012Validator))
     return Checker(cls(schema), _fast(lambda: jsonschema_rs.validator_for(schema)), "taugen")
 
 
@@ -96,7 +100,7 @@ def _kubernetes_folder(version: str) -> str:
     wanted = version.removeprefix("v")
     root = files("kubernetes_validate").joinpath(_K8S_SCHEMAS)
     shipped = sorted(p.name for p in root.iterdir() if p.name.endswith("-local-strict"))
-    matches = [name for name in shipped if re.match(rf"^v{re.escape(wanted)}(\.\d+)?-local-strict$", name)]
+    matches = [name for name in shipped if re.fullmatch(rf"v{re.escape(wanted)}(\.\d+)?-local-strict", name)]
     if not matches:
         known = ", ".join(n.removeprefix("v").removesuffix(".0-local-strict") for n in shipped)
         raise UnknownKubernetesVersion(f"--kubernetes-version {version}: no schemas for it; known: {known}")
@@ -121,7 +125,7 @@ def _builtin_checker(folder: str, api_version: str, kind: str) -> Checker | None
             schema, registry=jsonschema_rs.Registry([(definitions["$id"], definitions)])
         )
     )
-    return Checker(Draft202012Validator(schema, registry=_registry(folder)), fast, "kubernetes")
+    return Checker(_DRAFT2020(schema, registry=_registry(folder)), fast, "kubernetes")
 
 
 @cache

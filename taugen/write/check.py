@@ -5,12 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from taugen.emit.canonical import KUSTOMIZATION
+from taugen.errors import InputError
+from taugen.load.compiled import tree_documents
 from taugen.write.journal import Files, diff_files
-
-_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def describe(folder: Path, old: Files, new: Files) -> list[str]:
@@ -24,7 +22,7 @@ def describe(folder: Path, old: Files, new: Files) -> list[str]:
 
 
 def _changed(path: Path, old: bytes, new: bytes) -> list[str]:
-    before, after = _objects(old), _objects(new)
+    before, after = _objects(path, old), _objects(path, new)
     if before is None or after is None or path.name == KUSTOMIZATION:
         return [f"{path}: differs from what taugen writes"]
     lines = [f"{path}: {ident} missing" for ident in sorted(set(after) - set(before))]
@@ -37,10 +35,11 @@ def _changed(path: Path, old: bytes, new: bytes) -> list[str]:
     return lines or [f"{path}: same objects, different text (comments or formatting)"]
 
 
-def _objects(content: bytes) -> dict[str, Any] | None:
+def _objects(path: Path, content: bytes) -> dict[str, Any] | None:
+    """The file's objects as YAML 1.2 reads them (load/compiled.py); None when it cannot be read."""
     try:
-        docs = [d for d in yaml.load_all(content, Loader=_LOADER) if d is not None]
-    except yaml.YAMLError:
+        docs = tree_documents(path, content.decode("utf-8"))
+    except (InputError, UnicodeDecodeError):
         return None
     found: dict[str, Any] = {}
     for doc in docs:

@@ -8,10 +8,10 @@ from taugen.validate.crd import (
     Schema,
     load_crds,
     object_schema,
-    python_pattern,
     strict_schema,
     validation_errors,
 )
+from taugen.validate.patterns import python_pattern
 
 __all__ = [
     "OBJECT_META",

@@ -222,6 +222,6 @@ def test_strict_schema_conversion() -> None:
 
 
 def test_go_inline_flags_become_python_flags() -> None:
-    assert python_pattern("^(?i)[a-z]+$") == "(?i)^[a-z]+$"
-    assert python_pattern("^[a-z]+$") == "^[a-z]+$"
+    assert python_pattern("^(?i)[a-z]+$") == "(?i)^[a-z]+$(?!\\n)"
+    assert python_pattern("^[a-z]+$") == "^[a-z]+$(?!\\n)"
     assert validation_errors({"pattern": python_pattern("^(?i)[a-z]+$")}, "AbC") == []
