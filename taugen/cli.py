@@ -349,7 +349,7 @@ def report_command(
     return EXIT_OK
 
 
-# Day two (issue 11): explain, inventory show/import, drift.
+# Looking at a fleet (issue 11): explain, inventory show/import, drift.
 
 _DAY_TWO_FORMAT = click.Choice(["text", "json"])
 
@@ -426,7 +426,7 @@ def inventory_import_command(
     """Refresh an inventory from `kubectl get nodes -o yaml|json`, keeping what was written by hand."""
     target = into if into is not None else project_inventory(config, cluster)
     result = import_nodes(nodelist, target, dry_run)
-    shown = _day_two_path(target)
+    shown = _shown_path(target)
     click.echo((import_report.as_json if fmt == "json" else import_report.as_text)(result, shown), nl=False)
     return EXIT_OK
 
@@ -445,7 +445,7 @@ def drift_command(nodelist: Path, config: Path, cluster: str | None, fmt: str) -
     return EXIT_FOUND if found.drifted else EXIT_OK
 
 
-def _day_two_path(path: Path) -> str:
+def _shown_path(path: Path) -> str:
     try:
         return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:

@@ -1,4 +1,4 @@
-"""One cluster as the day-two commands see it: resolved inputs and the lock's high-water marks."""
+"""One cluster as explain, inventory and drift see it: resolved inputs and the high-water marks."""
 
 from __future__ import annotations
 

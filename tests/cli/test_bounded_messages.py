@@ -13,7 +13,7 @@ import pytest
 
 from taugen.errors import Problem, bounded
 from tests.conftest import Run
-from tests.helpers import gpu_node, inventory, write_project
+from tests.support.helpers import gpu_node, inventory, write_project
 
 
 def _r4_lines(tmp_path: Path, run: Run, vm_size: str) -> list[str]:

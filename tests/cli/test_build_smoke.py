@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.conftest import Run
-from tests.helpers import gpu_node, inventory, read_objects, snapshot, write_project, write_yaml
+from tests.support.helpers import gpu_node, inventory, read_objects, snapshot, write_project, write_yaml
 
 
 def test_build_writes_tree_and_check_agrees(tmp_path: Path, run: Run) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.helpers import gpu_node, inventory, write_project, write_yaml
+from tests.support.helpers import gpu_node, inventory, write_project, write_yaml
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from taugen.cli import main
 from tests.conftest import REPO, Run
-from tests.helpers import gpu_node, inventory, write_yaml
+from tests.support.helpers import gpu_node, inventory, write_yaml
 
 CLUSTER = "eastus-prod"
 NET, ACC = "net.unbounded-cloud.io/network-domain", "net.unbounded-cloud.io/accelerator-domain"

@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from tests.conftest import Run
-from tests.helpers import snapshot
+from tests.support.helpers import snapshot
 
 CASES = Path(__file__).resolve().parent.parent / "cases" / "invalid"
 NAMES = sorted(p.name for p in CASES.iterdir() if p.is_dir())

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import Run
-from tests.helpers import add_profile, write_yaml
-from tests.runs_helpers import RENDER_CASES, build_lab, objects_of, run_doc
+from tests.support.helpers import add_profile, write_yaml
+from tests.support.runs import RENDER_CASES, build_lab, objects_of, run_doc
 
 TORCHRUN = RENDER_CASES / "gpu-same-network-domain-torchrun.yaml"
 

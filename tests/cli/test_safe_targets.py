@@ -18,11 +18,11 @@ import pytest
 from taugen.write import safewrite
 from taugen.write.safewrite import FAULT_HINT, HINT
 from tests.conftest import Run
-from tests.helpers import gpu_node, inventory, snapshot
-from tests.unit._support import write_project
+from tests.support.helpers import gpu_node, inventory, snapshot
+from tests.support.unit import write_project
 
-NATIVE = Path(__file__).resolve().parents[1] / "cases" / "day_two" / "project" / "native" / "inventory.yaml"
-LIVE = Path(__file__).resolve().parents[1] / "cases" / "day_two" / "live" / "import.yaml"
+NATIVE = Path(__file__).resolve().parents[1] / "cases" / "views" / "project" / "native" / "inventory.yaml"
+LIVE = Path(__file__).resolve().parents[1] / "cases" / "views" / "live" / "import.yaml"
 
 
 def refusal(path: Path, words: str, hint: str = HINT) -> str:

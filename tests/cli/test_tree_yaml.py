@@ -16,7 +16,7 @@ from taugen.errors import InputError
 from taugen.runs.catalog import read_catalog
 from taugen.simulate.tree_nodes import tree_node_labels
 from tests.conftest import Run
-from tests.helpers import gpu_node, inventory, rules, write_project
+from tests.support.helpers import gpu_node, inventory, rules, write_project
 
 NODES = "c1/nodes/h200-141gb/_single-hosts.yaml"
 LABELS = {"pool.example.com/spot": "yes", "pool.example.com/day": "2026-11-29", "pool.example.com/y": "y"}

@@ -17,7 +17,7 @@ import yaml
 from hypothesis import strategies as st
 
 from taugen.commands.build import BuildOptions, BuildResult, build
-from tests.helpers import OBSERVED, gpu_node, inventory, rules, write_project
+from tests.support.helpers import OBSERVED, gpu_node, inventory, rules, write_project
 
 Rule = tuple[list[str], dict[str, str]]
 

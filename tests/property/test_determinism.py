@@ -13,8 +13,8 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.helpers import lock_semantics, snapshot
 from tests.property.strategies import Fleet, build_project, fleets, output_files, reorderings, write_fleet
+from tests.support.helpers import lock_semantics, snapshot
 
 REPO = Path(__file__).resolve().parents[2]
 OLD_NS = 1_000_000_000 * 1_000_000_000  # 2001-09-09: any rewrite would move a file's mtime past it

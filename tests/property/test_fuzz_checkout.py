@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from taugen.cli import main
 from taugen.write.journal import JOURNAL, lock_temporary, staging_dir
-from tests.helpers import gpu_node, inventory, snapshot, write_project
+from tests.support.helpers import gpu_node, inventory, snapshot, write_project
 
 NAMES = st.sampled_from(
     ["c1", "c2", "../victim", "/tmp", "victim", "c1.old", "", ".", "..", "c1\n", "C1", "a" * 300, "\x00"]

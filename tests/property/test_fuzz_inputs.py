@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from taugen.cli import main
-from tests.helpers import snapshot
 from tests.property.strategies import Fleet, fleets, write_fleet
+from tests.support.helpers import snapshot
 
 # The long run: 10,000 examples per property (FUZZ_EXAMPLES to choose another number).
 LONG = (

@@ -22,7 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from taugen.cli import main
-from tests.helpers import gpu_node, inventory, rules, snapshot, write_project
+from tests.support.helpers import gpu_node, inventory, rules, snapshot, write_project
 
 ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): error: .* \[[^\]]+\]$")
 NET = "net.unbounded-cloud.io/network-domain"

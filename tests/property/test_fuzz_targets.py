@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 from taugen.cli import main
 from taugen.commands.init.files import Context, scaffold_files
-from tests.helpers import gpu_node, inventory, write_project
+from tests.support.helpers import gpu_node, inventory, write_project
 
-CASES = Path(__file__).resolve().parents[1] / "cases" / "day_two"
+CASES = Path(__file__).resolve().parents[1] / "cases" / "views"
 NATIVE = CASES / "project" / "native" / "inventory.yaml"
 LIVE = CASES / "live" / "import.yaml"
 HAZARDS = ("link-to-file", "link-to-folder", "dangling-link", "fifo", "folder", "file")

@@ -18,8 +18,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.helpers import cpu_node, gpu_node, read_objects
 from tests.property.strategies import BUILTIN_CLASSES, NOW, Fleet, build_project, write_fleet
+from tests.support.helpers import cpu_node, gpu_node, read_objects
 from tests.support.quantity import whole
 
 GPU = "nvidia.com/gpu"

@@ -13,8 +13,8 @@ import pytest
 import taugen.commands.build
 import taugen.write.cache
 from taugen.errors import Problem
-from tests.helpers import gpu_node, inventory, snapshot, write_yaml
-from tests.unit._support import objects, run_build, write_project
+from tests.support.helpers import gpu_node, inventory, snapshot, write_yaml
+from tests.support.unit import objects, run_build, write_project
 
 H200 = "h200-141gb"
 
@@ -128,7 +128,7 @@ def test_cluster_builds_only_that_cluster_whatever_the_cache(tmp_path: Path) -> 
 def test_an_inventory_past_max_age_is_refused_even_when_nothing_changed(tmp_path: Path) -> None:
     from datetime import timedelta
 
-    from tests.unit._support import NOW, problems_of, rules_of
+    from tests.support.unit import NOW, problems_of, rules_of
 
     project = write_project(tmp_path, inventory([gpu_node("h-0")]), maxInventoryAge="2h")
     run_build(project)

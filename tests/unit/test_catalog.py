@@ -12,8 +12,8 @@ import yaml
 from taugen.compile.digest import catalog_digest
 from taugen.compile.quota import plan_quotas
 from taugen.load.project import load_project, load_project_profiles
-from tests.helpers import gpu_node, inventory, load_json, rules, write_yaml
-from tests.unit._support import (
+from tests.support.helpers import gpu_node, inventory, load_json, rules, write_yaml
+from tests.support.unit import (
     MANAGED,
     objects,
     profile,

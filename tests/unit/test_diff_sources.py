@@ -14,7 +14,7 @@ import pytest
 from taugen.diff.engine import DiffOptions, diff
 from taugen.diff.render import prefixed
 from taugen.errors import InputError
-from tests.helpers import snapshot
+from tests.support.helpers import snapshot
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "diff"
 QUOTA = CASES / "quota-increase"

@@ -14,9 +14,9 @@ import yaml
 from taugen.commands.drift.command import drift
 from taugen.commands.drift.compare import Drift, GpuDrift, LabelDrift, tree_labels
 from taugen.commands.drift.report import as_json, as_text
-from tests.day_two_helpers import CLUSTERS, PROJECT, SYNCED, built_copy
-from tests.helpers import add_profile
-from tests.unit._support import problems_of
+from tests.support.helpers import add_profile
+from tests.support.unit import problems_of
+from tests.support.views import CLUSTERS, PROJECT, SYNCED, built_copy
 
 Mutation = Callable[[dict[str, Any]], None]
 SYNCED_DOC: dict[str, Any] = yaml.safe_load(SYNCED.read_text())

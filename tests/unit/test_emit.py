@@ -13,8 +13,8 @@ import yaml
 
 from taugen.compile.manifest import Manifest
 from taugen.emit.canonical import emit, ordered
-from tests.helpers import cpu_node, gpu_node, inventory, lock_semantics, rules, snapshot, write_yaml
-from tests.unit._support import profile, run_build, write_profiles, write_project
+from tests.support.helpers import cpu_node, gpu_node, inventory, lock_semantics, rules, snapshot, write_yaml
+from tests.support.unit import profile, run_build, write_profiles, write_project
 
 REPO = Path(__file__).resolve().parents[2]
 NET = "net.unbounded-cloud.io/network-domain"

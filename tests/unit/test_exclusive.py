@@ -9,7 +9,7 @@ import yaml
 
 from taugen.commands.build import BuildOptions, BuildResult, build
 from taugen.write.exclusive import exclusive
-from tests.helpers import gpu_node, inventory, snapshot, write_project, write_yaml
+from tests.support.helpers import gpu_node, inventory, snapshot, write_project, write_yaml
 
 
 def test_a_build_waits_while_another_holds_the_project(tmp_path: Path) -> None:

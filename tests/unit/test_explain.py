@@ -12,8 +12,8 @@ from taugen.commands.explain.node import MANAGED_BY_ORIGIN, LabelOrigin, NodeExp
 from taugen.commands.explain.render import class_json, class_text, node_json, node_text
 from taugen.context.cluster import ClusterView, load_view
 from taugen.resolve.counts import DomainCount
-from tests.day_two_helpers import CLUSTERS, GOLDEN, PROJECT
-from tests.unit._support import problems_of
+from tests.support.unit import problems_of
+from tests.support.views import CLUSTERS, GOLDEN, PROJECT
 
 REGENERATE = os.environ.get("TAUGEN_REGENERATE_GOLDEN") == "1"
 NO_FABRIC = (

@@ -13,8 +13,8 @@ import pytest
 
 from taugen.commands.validate import ValidateOptions, validate_paths
 from taugen.write.journal import JOURNAL, lock_temporary, staging_dir
-from tests.helpers import gpu_node, inventory, snapshot
-from tests.unit._support import problems_of, run_build, write_project
+from tests.support.helpers import gpu_node, inventory, snapshot
+from tests.support.unit import problems_of, run_build, write_project
 
 
 def _built(tmp_path: Path) -> Path:
@@ -183,7 +183,7 @@ def test_odd_entries_inside_a_cluster_folder_are_replaced_not_followed(tmp_path:
 def test_a_read_only_output_root_is_exit_2(tmp_path: Path) -> None:
     project = _built(tmp_path)
     out = project.parent / "out"
-    from tests.helpers import write_yaml
+    from tests.support.helpers import write_yaml
 
     write_yaml(project.parent / "inventory.yaml", inventory([gpu_node("h-0"), gpu_node("h-1")]))
     out.chmod(0o555)
@@ -209,7 +209,7 @@ def test_an_edited_catalog_is_never_rendered_from(tmp_path: Path) -> None:
     """Item 6: the catalog's own digest was trusted, so an edited entry (h200-training on
     A100, unconstrained) was rendered. Render now compares the whole catalog with a compile."""
     from taugen.runs.context import resolve_run
-    from tests.runs_helpers import build_lab
+    from tests.support.runs import build_lab
 
     project = build_lab(tmp_path)
     catalog = tmp_path / "out" / "lab" / "profile-catalog.yaml"
@@ -217,8 +217,8 @@ def test_an_edited_catalog_is_never_rendered_from(tmp_path: Path) -> None:
     assert "topologyLevel: tau.azure.com/network-domain" in text
     catalog.write_text(text.replace("topologyLevel: tau.azure.com/network-domain", "topologyLevel: null", 1))
     run = tmp_path / "run.yaml"
-    from tests.helpers import write_yaml
-    from tests.runs_helpers import run_doc
+    from tests.support.helpers import write_yaml
+    from tests.support.runs import run_doc
 
     write_yaml(run, run_doc("h200-training"))
     (problem,) = problems_of(lambda: resolve_run(run, project))

@@ -9,8 +9,8 @@ from typing import Any
 
 from taugen.errors import Problem
 from taugen.load.inventory import Inventory, load_inventory
-from tests.helpers import gpu_node, inventory, write_yaml
-from tests.unit._support import (
+from tests.support.helpers import gpu_node, inventory, write_yaml
+from tests.support.unit import (
     kube_node,
     labels_by_node,
     node_list,

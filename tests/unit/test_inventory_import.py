@@ -10,9 +10,9 @@ import pytest
 from taugen.commands.inventory.changes import FleetChanges, NodeChange
 from taugen.commands.inventory.refresh import ImportResult, import_nodes
 from taugen.load.inventory import Inventory, load_inventory
-from tests.day_two_helpers import CASES, GOLDEN
-from tests.helpers import snapshot
-from tests.unit._support import problems_of
+from tests.support.helpers import snapshot
+from tests.support.unit import problems_of
+from tests.support.views import CASES, GOLDEN
 
 NATIVE = CASES / "project" / "native" / "inventory.yaml"
 KUBE = CASES / "project" / "kube" / "nodes.yaml"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from taugen.commands.inventory.show import as_json, as_table, summarize
 from taugen.context.cluster import load_view
-from tests.day_two_helpers import PROJECT, built_copy
+from tests.support.views import PROJECT, built_copy
 
 
 def test_table_collapses_singletons_and_shows_the_high_water_mark(tmp_path: Path) -> None:

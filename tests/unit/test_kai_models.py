@@ -15,8 +15,8 @@ from taugen.api.kai import SCHEMA_DIR, kai_schema_files
 from taugen.models.project import Cluster, Scheduler
 from taugen.models.run import Run, Workload
 from tests.conftest import Run as CliRun
-from tests.helpers import write_project
-from tests.runs_helpers import run_doc
+from tests.support.helpers import write_project
+from tests.support.runs import run_doc
 
 
 def cluster(**fields: Any) -> dict[str, Any]:

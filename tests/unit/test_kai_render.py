@@ -16,9 +16,9 @@ from taugen.resolve.labels import LEVELS
 from taugen.runs.context import resolve_run
 from taugen.runs.preflight import preflight
 from taugen.runs.render import FORMATS, Format, render
-from tests.helpers import assert_golden
-from tests.kai_helpers import KAI_RUNS, build_kai_lab
-from tests.runs_helpers import context_of, objects_of, run_doc
+from tests.support.helpers import assert_golden
+from tests.support.kai import KAI_RUNS, build_kai_lab
+from tests.support.runs import context_of, objects_of, run_doc
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "kai" / "runs"
 CASES = sorted(p.stem for p in KAI_RUNS.glob("*.yaml"))

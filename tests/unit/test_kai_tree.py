@@ -17,7 +17,7 @@ import yaml
 
 from taugen.commands.build import BuildOptions, build
 from taugen.commands.validate import ValidateOptions, validate_paths
-from tests.kai_helpers import KAI_CLUSTER, KUEUE_CLUSTER, build_kai_lab, tree_files
+from tests.support.kai import KAI_CLUSTER, KUEUE_CLUSTER, build_kai_lab, tree_files
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "kai" / KAI_CLUSTER
 REGENERATE = os.environ.get("TAUGEN_REGENERATE_GOLDEN") == "1"

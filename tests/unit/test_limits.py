@@ -17,8 +17,8 @@ from taugen.errors import InputError, Problem
 from taugen.load import limits
 from taugen.load.document import load_documents, parse_documents
 from taugen.write.journal import read_files
-from tests.helpers import gpu_node, inventory, rules, snapshot
-from tests.unit._support import (
+from tests.support.helpers import gpu_node, inventory, rules, snapshot
+from tests.support.unit import (
     line_of,
     objects,
     problems_of,

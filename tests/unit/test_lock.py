@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.helpers import gpu_node, inventory, load_json, snapshot, write_yaml
-from tests.unit._support import NOW, objects, problems_of, rules_of, run_build, write_multi, write_project
+from tests.support.helpers import gpu_node, inventory, load_json, snapshot, write_yaml
+from tests.support.unit import NOW, objects, problems_of, rules_of, run_build, write_multi, write_project
 
 DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
 

@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 from taugen.compile.nodelabels.base import file_name
-from tests.helpers import gpu_node, inventory
-from tests.unit._support import run_build, write_project
+from tests.support.helpers import gpu_node, inventory
+from tests.support.unit import run_build, write_project
 
 FABRIC = "net.unbounded-cloud.io/network-domain"
 UPPER = f"ib-a-{hashlib.sha256(b'IB-A').hexdigest()[:8]}"

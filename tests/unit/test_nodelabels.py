@@ -23,8 +23,8 @@ from taugen.errors import InputError
 from taugen.load.project import load_cluster_inputs, load_project
 from taugen.models.project import Cluster
 from taugen.resolve.cluster import ResolvedCluster, resolve
-from tests.helpers import cpu_node, gpu_node, inventory, read_objects, rules
-from tests.unit._support import resolve_project, run_build, write_project
+from tests.support.helpers import cpu_node, gpu_node, inventory, read_objects, rules
+from tests.support.unit import resolve_project, run_build, write_project
 
 REPO = Path(__file__).resolve().parents[2]
 NET, ACC = "net.unbounded-cloud.io/network-domain", "net.unbounded-cloud.io/accelerator-domain"

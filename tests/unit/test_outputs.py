@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import cpu_node, gpu_node, inventory, rules
-from tests.unit._support import MANAGED, NODE_ANNOTATIONS, SKIP_DRY_RUN, objects, run_build, write_project
+from tests.support.helpers import cpu_node, gpu_node, inventory, rules
+from tests.support.unit import MANAGED, NODE_ANNOTATIONS, SKIP_DRY_RUN, objects, run_build, write_project
 
 KUEUE = "kueue.x-k8s.io/v1beta2"
 NET = "net.unbounded-cloud.io/network-domain"

@@ -15,7 +15,7 @@ import pytest
 
 from taugen.runs.preflight import Preflight, preflight
 from taugen.runs.report import as_json, as_text
-from tests.runs_helpers import build_lab, context_of, run_doc
+from tests.support.runs import build_lab, context_of, run_doc
 
 H200_FLAVOR = "taugrid-h200-141gb (nodeLabels tau.azure.com/gpu-class=h200-141gb)"
 GB200 = {"nvidia.com/gpu": 2, "cpu": "30", "memory": "200Gi"}

@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 from taugen.load.profiles import ReplacementLoop, replacement_chain
-from tests.helpers import gpu_node, inventory
-from tests.unit._support import objects, problems_of, profile, run_build, write_profiles, write_project
+from tests.support.helpers import gpu_node, inventory
+from tests.support.unit import objects, problems_of, profile, run_build, write_profiles, write_project
 
 
 def _deprecated(name: str, replaced_by: str, gpu_class: str | None = "h200-141gb") -> dict[str, Any]:

@@ -9,7 +9,7 @@ import pytest
 
 from taugen.load.inventory import load_inventory
 from taugen.quantity import Quantity, QuantityError, canonical
-from tests.helpers import gpu_node, inventory, write_yaml
+from tests.support.helpers import gpu_node, inventory, write_yaml
 
 
 @pytest.mark.parametrize(

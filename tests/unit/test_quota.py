@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.helpers import gpu_node, inventory, load_json, write_yaml
-from tests.unit._support import MANAGED, SKIP_DRY_RUN, objects, run_build, write_lock, write_project
+from tests.support.helpers import gpu_node, inventory, load_json, write_yaml
+from tests.support.unit import MANAGED, SKIP_DRY_RUN, objects, run_build, write_lock, write_project
 
 H100 = "Standard_ND96isr_H100_v5"
 SLOT = "tau.azure.com/torchrun-host-slot"

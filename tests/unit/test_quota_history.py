@@ -13,8 +13,8 @@ from pathlib import Path
 import yaml
 
 from taugen.lock.lockfile import HINT
-from tests.helpers import gpu_node, inventory, snapshot, write_yaml
-from tests.unit._support import objects, problems_of, run_build, write_project
+from tests.support.helpers import gpu_node, inventory, snapshot, write_yaml
+from tests.support.unit import objects, problems_of, run_build, write_project
 
 GPU = "nvidia.com/gpu"
 

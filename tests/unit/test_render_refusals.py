@@ -12,9 +12,9 @@ import pytest
 from taugen.errors import Problem
 from taugen.runs.context import resolve_run
 from taugen.runs.render import render
-from tests.helpers import add_profile, write_yaml
-from tests.runs_helpers import PROJECT, RENDER_CASES, build_lab, context_of, run_doc
-from tests.unit._support import problems_of
+from tests.support.helpers import add_profile, write_yaml
+from tests.support.runs import PROJECT, RENDER_CASES, build_lab, context_of, run_doc
+from tests.support.unit import problems_of
 
 REPO = Path(__file__).resolve().parents[2]
 RUN = RENDER_CASES / "gpu-same-network-domain-torchrun.yaml"

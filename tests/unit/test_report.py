@@ -13,8 +13,8 @@ from taugen.commands.report.model import ClassRow, Domain, Host, HostMark
 from taugen.commands.report.payload import cluster_data, script_json
 from taugen.commands.report.topology import hosts_of, tree
 from taugen.diff.engine import DiffOptions, diff
-from tests.helpers import cpu_node, gpu_node, inventory, write_yaml
-from tests.unit._support import resolve_project, run_build, write_project
+from tests.support.helpers import cpu_node, gpu_node, inventory, write_yaml
+from tests.support.unit import resolve_project, run_build, write_project
 
 FABRIC = "net.unbounded-cloud.io/network-domain"
 RACK = "net.unbounded-cloud.io/accelerator-domain"

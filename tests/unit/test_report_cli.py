@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.conftest import Run
-from tests.helpers import gpu_node, inventory
-from tests.unit._support import write_project
+from tests.support.helpers import gpu_node, inventory
+from tests.support.unit import write_project
 
 
 def test_report_writes_one_page(tmp_path: Path, run: Run) -> None:

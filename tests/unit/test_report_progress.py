@@ -7,8 +7,8 @@ from pathlib import Path
 
 from taugen.commands.report.command import ReportOptions, report_html
 from taugen.progress import ProgressLine
-from tests.helpers import gpu_node, inventory
-from tests.unit._support import run_build, write_project
+from tests.support.helpers import gpu_node, inventory
+from tests.support.unit import run_build, write_project
 
 CLEAR = "\r\033[K"
 

@@ -10,8 +10,8 @@ import pytest
 from taugen.names import label_value_error
 from taugen.resolve.domains import singleton
 from taugen.resolve.labels import LEVELS
-from tests.helpers import cpu_node, gpu_node, inventory, rules
-from tests.unit._support import (
+from tests.support.helpers import cpu_node, gpu_node, inventory, rules
+from tests.support.unit import (
     labels_by_node,
     problems_of,
     resolve_project,

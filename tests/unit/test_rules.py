@@ -8,8 +8,8 @@ import pytest
 
 from taugen.load.rules import load_rules
 from taugen.resolve.rules import RuleSet
-from tests.helpers import gpu_node, inventory, rules, write_yaml
-from tests.unit._support import (
+from tests.support.helpers import gpu_node, inventory, rules, write_yaml
+from tests.support.unit import (
     API_VERSION,
     labels_by_node,
     line_of,

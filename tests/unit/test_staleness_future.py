@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from taugen.lock.staleness import CLOCK_SKEW
-from tests.helpers import gpu_node, inventory, write_yaml
-from tests.unit._support import NOW, problems_of, run_build, write_lock, write_project
+from tests.support.helpers import gpu_node, inventory, write_yaml
+from tests.support.unit import NOW, problems_of, run_build, write_lock, write_project
 
 OBSERVED = NOW.replace(hour=12)  # the inventory helpers' observedAt, 2026-11-28T12:00:00Z
 

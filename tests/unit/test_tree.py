@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from taugen.write.journal import recover, staging_dir
-from tests.helpers import cpu_node, gpu_node, inventory, load_json, rules, snapshot, write_yaml
-from tests.unit._support import (
+from tests.support.helpers import cpu_node, gpu_node, inventory, load_json, rules, snapshot, write_yaml
+from tests.support.unit import (
     NODE_ANNOTATIONS,
     SKIP_DRY_RUN,
     objects,

@@ -20,7 +20,7 @@ from taugen.errors import FoundProblems
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.validate.gate import check_files
 from tests.conftest import Run
-from tests.helpers import gpu_node, inventory, snapshot, write_project
+from tests.support.helpers import gpu_node, inventory, snapshot, write_project
 
 CORPUS = Path(__file__).resolve().parent.parent / "cases" / "validate"
 BUILT = CORPUS / "valid-built-tree"

@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from tests.conftest import Run
-from tests.helpers import write_yaml
-from tests.runs_helpers import build_lab
+from tests.support.helpers import write_yaml
+from tests.support.runs import build_lab
 
 CASES = Path(__file__).resolve().parents[2] / "cases" / "simulate"
 WORKLOADS = CASES / "lab.yaml"

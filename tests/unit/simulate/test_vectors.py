@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.simulate_vectors import VECTORS, load_vectors, run_vector
+from tests.support.vectors import VECTORS, load_vectors, run_vector
 
 CASES = load_vectors()
 

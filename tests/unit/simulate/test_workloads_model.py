@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 
 from taugen.errors import InputError
 from taugen.simulate.workloads import load_workloads
-from tests.helpers import write_yaml
+from tests.support.helpers import write_yaml
 
 REPO = Path(__file__).resolve().parents[3]
 EXAMPLE = REPO / "examples" / "simulate" / "eastus-prod.yaml"

@@ -1,4 +1,4 @@
-"""The day-two fixture project (issue 11): one fleet in both inventory forms, and live node lists."""
+"""The fixture project of explain, inventory and drift (issue 11): one fleet, both forms, live lists."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pathlib import Path
 
 from taugen.commands.build import BuildOptions, build
 
-CASES = Path(__file__).resolve().parent / "cases" / "day_two"
+CASES = Path(__file__).resolve().parents[1] / "cases" / "views"
 PROJECT = CASES / "project" / "taugen.yaml"
 SYNCED = CASES / "live" / "synced.yaml"
-GOLDEN = Path(__file__).resolve().parent / "golden" / "day_two"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "views"
 CLUSTERS = ("native", "kube")  # ClusterInventory and `kubectl get nodes -o yaml`
 NOW = datetime(2026, 11, 28, 13, 0, 0, tzinfo=UTC)
 

@@ -10,9 +10,9 @@ import yaml
 
 from taugen.commands.build import BuildOptions, build
 from taugen.runs.context import RunContext, resolve_run
-from tests.helpers import write_yaml
+from tests.support.helpers import write_yaml
 
-CASES = Path(__file__).resolve().parent / "cases" / "runs"
+CASES = Path(__file__).resolve().parents[1] / "cases" / "runs"
 PROJECT = CASES / "project"
 RENDER_CASES = CASES / "render"
 

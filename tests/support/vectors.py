@@ -14,7 +14,7 @@ from taugen.simulate.tas import Assignment, PodRequest, find_assignment
 from taugen.simulate.tree import HOSTNAME, DomainPath, Taint, TasNode, build_tree
 from taugen.simulate.units import units
 
-VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "acceptance" / "tas-vectors.yaml"
+VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "acceptance" / "tas-vectors.yaml"
 LEVEL_KEYS = {  # the file's short level names (its header says so)
     "topology-block": "cloud.com/topology-block",
     "topology-rack": "cloud.com/topology-rack",

@@ -1,4 +1,4 @@
-"""Day two through the CLI (issue 11): explain, inventory show/import, drift; streams, exit codes."""
+"""explain, inventory show/import and drift through the CLI (issue 11): streams, exit codes."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Run
-from tests.day_two_helpers import CASES, GOLDEN, PROJECT, SYNCED, built_copy
-from tests.helpers import snapshot
+from tests.support.helpers import snapshot
+from tests.support.views import CASES, GOLDEN, PROJECT, SYNCED, built_copy
 
 LIVE = CASES / "live" / "import.yaml"
 
@@ -38,7 +38,7 @@ def test_explain_needs_a_cluster_in_a_project_of_two(run: Run) -> None:
     result = run("explain", "node", "h200-0", "-c", PROJECT)
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.endswith(
-        "day_two/project/taugen.yaml:6:3: error: the project has 2 clusters [cluster]\n"
+        "views/project/taugen.yaml:6:3: error: the project has 2 clusters [cluster]\n"
         "  hint: pass --cluster with one of: native, kube\n"
     )
 

@@ -6,9 +6,9 @@ import shutil
 from pathlib import Path
 
 from taugen.commands.build import BuildOptions, build
-from tests.runs_helpers import PROJECT
+from tests.support.runs import PROJECT
 
-KAI_CASES = Path(__file__).resolve().parent / "cases" / "kai"
+KAI_CASES = Path(__file__).resolve().parents[1] / "cases" / "kai"
 KAI_RUNS = KAI_CASES / "runs"
 KAI_CLUSTER, KUEUE_CLUSTER = "lab-kai", "lab-kueue"
 

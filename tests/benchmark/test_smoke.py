@@ -8,12 +8,14 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from benchmarks import run as bench
 from benchmarks.generate import generate
 from benchmarks.report import COMMANDS, LABELS
 
+pytestmark = pytest.mark.benchmark  # not in the default run: `pytest -m benchmark` (CI runs both)
 NODES = 1000
 PROVIDER = "net.unbounded-cloud.io"
 

@@ -1,6 +1,6 @@
 """Snapshots of every format, compared exactly. Regenerate them, then read the diff, with:
 
-TAUGEN_REGENERATE_GOLDEN=1 .venv/bin/pytest tests/unit/test_diff_golden.py
+TAUGEN_REGENERATE_GOLDEN=1 .venv/bin/pytest tests/golden/test_diff_golden.py
 """
 
 from __future__ import annotations

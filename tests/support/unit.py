@@ -14,10 +14,10 @@ from taugen.commands.build import BuildOptions, BuildResult, build
 from taugen.errors import InputError, Problem
 from taugen.load.project import load_cluster_inputs, load_project
 from taugen.resolve.cluster import ResolvedCluster, resolve
-from tests.helpers import OBSERVED, read_objects, write_yaml
-from tests.helpers import write_project as write_full_project
+from tests.support.helpers import OBSERVED, read_objects, write_yaml
+from tests.support.helpers import write_project as write_full_project
 
-# One hour after tests.helpers.OBSERVED: every build gets an explicit clock.
+# One hour after tests.support.helpers.OBSERVED: every build gets an explicit clock.
 NOW = datetime(2026, 11, 28, 13, 0, 0, tzinfo=UTC)
 HEARTBEAT = "2026-11-28T12:00:00Z"
 API_VERSION = "taugen.tau.azure.com/v1alpha1"
@@ -40,7 +40,7 @@ def write_project(
     profiles: list[str] | None = None,
     **cluster: Any,
 ) -> Path:
-    """tests.helpers.write_project with one small profile instead of the eight built-in ones.
+    """tests.support.helpers.write_project with one small profile instead of the eight built-in ones.
 
     Loading profiles is most of a small build's time (round-trip YAML): this keeps the unit
     suite fast. Tests about the catalog pass their own profiles.

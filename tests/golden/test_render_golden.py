@@ -1,7 +1,7 @@
 """Golden renders (§7): every topology value, both tiers, CPU-only and GPU, single- and multi-node
 torchrun, in both formats. Regenerate them, then read the diff, with:
 
-TAUGEN_REGENERATE_GOLDEN=1 .venv/bin/pytest tests/unit/test_render_golden.py
+TAUGEN_REGENERATE_GOLDEN=1 .venv/bin/pytest tests/golden/test_render_golden.py
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 
 from taugen.runs.context import resolve_run
 from taugen.runs.render import FORMATS, Format, render
-from tests.helpers import assert_golden
-from tests.runs_helpers import RENDER_CASES, build_lab
+from tests.support.helpers import assert_golden
+from tests.support.runs import RENDER_CASES, build_lab
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "runs"
 CASES = sorted(p.stem for p in RENDER_CASES.glob("*.yaml"))
