@@ -31,7 +31,7 @@ from taugen.context.cluster import load_view
 from taugen.diff.engine import FAIL_ON, DiffOptions, diff
 from taugen.diff.markdown import markdown
 from taugen.diff.render import as_json, text
-from taugen.errors import FoundProblems, InputError, Problem, TaugenError
+from taugen.errors import FoundProblems, InputError, Problem, TaugenError, bounded
 from taugen.models.schemas import KINDS, schema_files
 from taugen.progress import Progress, ProgressLine, silent
 from taugen.runs import report as run_report
@@ -71,13 +71,13 @@ def _guarded(command: Callable[..., int]) -> Callable[..., None]:
         except InputError as err:
             _print_problems(err.problems)
             code = EXIT_INPUT
-        except FoundProblems as err:
+        except FoundProblems as err:  # lines and messages echo values: one line each (issue 17 item 9)
             for line in err.lines:
-                click.echo(line, err=True)
-            click.echo(f"error: {err}", err=True)
+                click.echo(bounded(line), err=True)
+            click.echo(f"error: {bounded(str(err))}", err=True)
             code = EXIT_FOUND
         except TaugenError as err:
-            click.echo(f"error: {err}", err=True)
+            click.echo(f"error: {bounded(str(err))}", err=True)
             code = EXIT_INPUT
         except Exception:  # a bug: say where to report it
             click.echo(traceback.format_exc(), err=True)
@@ -159,8 +159,8 @@ def build_command(
 
 def _report(result: BuildResult, check: bool) -> int:
     if check:
-        for line in result.differences:
-            click.echo(line)
+        for line in result.differences:  # they name files and objects of the checkout's tree
+            click.echo(bounded(line))
         if result.differences:
             click.echo("out of date: run `taugen build`", err=True)
             return EXIT_FOUND

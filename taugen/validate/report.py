@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+from taugen.errors import bounded, escaped
 from taugen.validate.engine import Report, Result
 from taugen.validate.findings import Finding
 
@@ -19,10 +20,12 @@ def _shown(path: Path, base: Path) -> str:
 
 
 def render(item: Finding, base: Path) -> list[str]:
-    """`path:line:col: error: Kind/name: message (rule)`, then the hint."""
+    """`path:line:col: error: Kind/name: message (rule)`, then the hint. The path and the name
+    come from the tree: escaped and cut (issue 17 item 9), never a line of their own."""
     p = item.problem
-    where = f"{_shown(p.path, base)}:{p.line}:{p.col}" if p.line else _shown(p.path, base)
-    head = f"{where}: {p.severity}: {item.subject}: {p.message} ({p.rule})"
+    shown = escaped(_shown(p.path, base))
+    where = f"{shown}:{p.line}:{p.col}" if p.line else shown
+    head = f"{where}: {p.severity}: {bounded(item.subject)}: {p.message} ({p.rule})"
     return [head, f"  hint: {p.hint}"] if p.hint else [head]
 
 
