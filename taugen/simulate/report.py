@@ -7,11 +7,13 @@ status, flavor, reason, hosts with counts and the rank -> host table; totals per
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from taugen.models.base import API_VERSION
 from taugen.simulate.model import RunResult, SimRun
 from taugen.simulate.project import Simulation
+from taugen.timestamps import utc_text
 
 FORMATS = ("text", "json")
 
@@ -43,7 +45,7 @@ def _run(run: SimRun, result: RunResult) -> dict[str, Any]:
         "status": result.status,
         "flavor": result.flavor,
         "priority": run.priority,
-        "createdAt": run.created.replace(".000000Z", "Z"),
+        "createdAt": utc_text(datetime.fromisoformat(run.created)) if run.created else "",
         "pods": run.count,
         "reason": result.reason or None,
         "hosts": [{"host": h, "count": n} for h, n in result.hosts()],

@@ -19,6 +19,7 @@ from taugen.errors import InputError
 from taugen.load.document import read_text
 from taugen.load.inventory import Inventory, load_inventory
 from taugen.load.project import load_project
+from taugen.timestamps import utc_text
 from taugen.write.safewrite import refuse_unsafe, write_file
 
 NATIVE, NODELIST = "ClusterInventory", "NodeList"
@@ -48,7 +49,7 @@ def import_nodes(source: Path, target: Path, dry_run: bool) -> ImportResult:
     return ImportResult(
         target,
         NATIVE if native else NODELIST,
-        (_stamp(current), _stamp(live)),
+        (utc_text(current.observed_at), utc_text(live.observed_at)),
         fleet_changes(current, live),
         changed,
         changed and not dry_run,
@@ -68,10 +69,6 @@ def _live(source: Path) -> Inventory:
             ]
         )
     return live
-
-
-def _stamp(inventory: Inventory) -> str:
-    return inventory.observed_at.isoformat().replace("+00:00", "Z")
 
 
 def _write_atomically(target: Path, text: str) -> None:
