@@ -13,20 +13,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from taugen.compile.backends.kai import QUEUES_FILE
 from taugen.compile.backends.kueue import CPU_FLAVOR, QUEUE_FILE
 from taugen.compile.quota import ClassQuota
 from taugen.errors import InputError, Problem
-from taugen.load.limits import MAX_BYTES
+from taugen.load.compiled import tree_documents
+from taugen.load.document import read_text
 from taugen.lock.conflicts import conflict_sides
 from taugen.lock.lockfile import LockState
 from taugen.models.lock import QUOTA_MAX
 from taugen.models.project import Cluster, Scheduler
 from taugen.quantity import Quantity, QuantityError
 
-_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 GPU = "nvidia.com/gpu"
 RESTORE = "restore taugen.lock from Git (`git checkout HEAD -- taugen.lock`), or pass --allow-quota-decrease"
 
@@ -72,16 +70,15 @@ def quota_history(cluster: Cluster, state: LockState, lock_path: Path, folder: P
 
 
 def _documents(path: Path) -> list[Any]:
-    """Every document of the committed file, both sides of a merge conflict included."""
+    """Every document of the committed file, both sides of a merge conflict included, read as
+    every compiled tree is read (taugen/load/compiled.py)."""
     try:
-        if path.stat().st_size > MAX_BYTES:
-            raise _unreadable(path, "it is larger than 160 MiB")
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
         sides = conflict_sides(text)
         texts = [text] if sides is None else list(sides)
-        return [d for t in texts for d in yaml.load_all(t, Loader=_LOADER) if isinstance(d, dict)]
-    except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as err:
-        raise _unreadable(path, str(err).splitlines()[0] if str(err) else type(err).__name__) from None
+        return [d for t in texts for d in tree_documents(path, t) if isinstance(d, dict)]
+    except InputError as err:
+        raise _unreadable(path, err.problems[0].message) from None
 
 
 def _unreadable(path: Path, why: str) -> InputError:

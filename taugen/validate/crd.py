@@ -31,6 +31,7 @@ from jsonschema import Draft7Validator
 
 from taugen import names
 from taugen.errors import InputError, Problem
+from taugen.load.fast import yaml11_documents
 from taugen.validate.patterns import python_pattern, whole, with_re2_patterns
 
 Schema = dict[str, Any]
@@ -54,7 +55,6 @@ OBJECT_META: Schema = {
 }
 
 _SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf")
-_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 CRD_HINT = "pass CustomResourceDefinition YAML: a release's CRD files or `kubectl get crd NAME -o yaml`"
 
 
@@ -152,7 +152,7 @@ def _versions(doc: dict[str, Any]) -> dict[tuple[str, str], CrdVersion]:
 
 def _crd_documents(path: Path) -> list[dict[str, Any]]:
     docs: list[dict[str, Any]] = []
-    for doc in yaml.load_all(path.read_text(), Loader=_LOADER):
+    for doc in yaml11_documents(path.read_text()):
         if isinstance(doc, dict) and doc.get("kind") in ("List", "CustomResourceDefinitionList"):
             docs.extend(item for item in doc.get("items") or [] if isinstance(item, dict))
         elif isinstance(doc, dict):
