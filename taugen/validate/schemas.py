@@ -17,6 +17,7 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 from referencing import Registry, Resource
 
+from taugen.api.schema import schema_file
 from taugen.errors import TaugenError
 from taugen.models.schemas import SCHEMA_DIR
 from taugen.validate.crd import load_crds, object_schema
@@ -80,10 +81,7 @@ def _fast(make: Callable[[], Any]) -> Any | None:
 
 def own_schema_path(api_version: str, kind: str) -> Path | None:
     """schemas/<group>/<kind>_<version>.json: kubeconform's CRDs-catalog layout."""
-    group, _, version = api_version.rpartition("/")
-    if not group:
-        return None
-    return SCHEMA_DIR / group / f"{kind.lower()}_{version}.json"
+    return SCHEMA_DIR / schema_file(api_version, kind) if "/" in api_version else None
 
 
 @cache

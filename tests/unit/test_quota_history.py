@@ -155,7 +155,7 @@ def test_a_lost_kai_lock_may_not_lower_the_parent_queue(tmp_path: Path) -> None:
 
 
 def test_a_committed_queue_is_read_as_every_compiled_tree_is(tmp_path: Path) -> None:
-    """Issue 18: one reader of trees (YAML 1.2 core, no !!binary); what it refuses is R35, not lost history."""
+    """Issue 18: one reader of trees (YAML 1.2 core, no !!binary); what it refuses is R35."""
     project = _two_nodes_then_one(tmp_path)
     (tmp_path / "taugen.lock").unlink()
     queue = tmp_path / "out" / "c1" / "clusterqueue.yaml"
