@@ -115,7 +115,3 @@ def render(objects: dict[str, list[dict[str, Any]]]) -> dict[str, bytes]:
         ]
     )
     return dict(sorted(files.items()))
-
-
-def emit(manifests: Iterable[Manifest]) -> dict[str, bytes]:
-    return render(emit_objects(manifests))

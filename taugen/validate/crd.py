@@ -27,12 +27,11 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from jsonschema import Draft7Validator
 
 from taugen import names
 from taugen.errors import InputError, Problem
 from taugen.load.fast import yaml11_documents
-from taugen.validate.patterns import python_pattern, whole, with_re2_patterns
+from taugen.validate.patterns import python_pattern, whole
 
 Schema = dict[str, Any]
 
@@ -178,12 +177,3 @@ def object_schema(crd: CrdVersion) -> Schema:
     schema["required"] = sorted({*schema.get("required", []), "apiVersion", "kind", "metadata"})
     schema["additionalProperties"] = False
     return schema
-
-
-def validation_errors(schema: Schema, obj: Any) -> list[str]:
-    """Every error of obj against schema as `path.to.field: message`, sorted; [] when valid."""
-    validator = with_re2_patterns(Draft7Validator)(schema)
-    return sorted(
-        f"{'.'.join(str(step) for step in error.absolute_path) or '<root>'}: {error.message}"
-        for error in validator.iter_errors(obj)
-    )
