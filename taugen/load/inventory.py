@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from taugen.errors import InputError, Problem, ProblemCollector
+from taugen.errors import InputError, Problem, ProblemCollector, Rule
 from taugen.load.document import Document, Loc, Position, load_one
 from taugen.load.validate import validate
 from taugen.models.inventory import ClusterInventory, KubeNode, NodeList
@@ -15,7 +15,7 @@ from taugen.names import label_value_error
 from taugen.quantity import MAX_MAGNITUDE, Quantity
 
 GPU = "nvidia.com/gpu"
-RULE = "inventory"
+RULE: Rule = "inventory"
 INSTANCE_TYPE_LABELS = ("node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type")
 REGION_LABEL = "topology.kubernetes.io/region"
 SITE_HINT = "a site becomes the tau.azure.com/site label value: use letters, digits, '-', '_', '.'"

@@ -16,14 +16,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from taugen.errors import InputError, Problem
+from taugen.errors import InputError, Problem, Rule
 from taugen.load.document import load_one, read_text
 from taugen.load.validate import validate
 from taugen.lock.conflicts import conflict_sides
 from taugen.models.lock import ClusterLock, Lock
 from taugen.timestamps import utc_text
 
-RULE = "lock"
+RULE: Rule = "lock"
 HINT = (
     "taugen.lock is written by taugen and reviewed in Git: restore it (`git checkout HEAD -- taugen.lock`); "
     "after a merge, keep its conflict markers and run `taugen build`"

@@ -25,9 +25,9 @@ import stat
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
-from taugen.errors import InputError, Problem
+from taugen.errors import InputError, Problem, Rule
 
-RULE = "io"
+RULE: Rule = "io"
 _KINDS = (
     (stat.S_ISLNK, "a symbolic link"),
     (stat.S_ISDIR, "a folder"),
