@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cache, partial
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import jsonschema_rs
 from jsonschema import Draft7Validator, Draft202012Validator, ValidationError
@@ -34,6 +34,9 @@ class UnknownKubernetesVersion(TaugenError):
     """--kubernetes-version names a version kubernetes-validate has no schemas for."""
 
 
+SchemaSource = Literal["crd", "taugen", "kubernetes"]  # --crd, taugen/schemas, Kubernetes' own
+
+
 @dataclass(frozen=True)
 class Checker:
     """A schema's validators: jsonschema-rs answers "valid?" fast; python-jsonschema, asked only
@@ -41,7 +44,7 @@ class Checker:
 
     python: Validator
     fast: Any | None  # a jsonschema_rs validator, or None when it cannot compile the schema
-    source: str  # crd, taugen, kubernetes
+    source: SchemaSource
 
     def errors(self, obj: Any) -> list[ValidationError]:
         if self.fast is not None:
