@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal, get_args
 
 # Issue 17 item 9: a message quotes input values. Printed whole, a 1 MB value floods stderr and
 # a newline in one starts a line of its own (`::error::…` is a GitHub Actions command).
@@ -29,6 +30,29 @@ def bounded(text: str) -> str:
     return text if len(text) <= MAX_TEXT else f"{text[:MAX_TEXT]}… ({len(text)} characters in all)"
 
 
+# Every rule id a problem names (printed as `[rule]`, and in `--format json`): a closed set, so
+# that mypy catches a misspelt one. SPEC's ids first, then taugen's own, by where they arise.
+Rule = Literal[
+    # SPEC: node labels (R1-R17), outputs (R20-R41), render (§7, K1-K5), simulate (S1-S6)
+    "R1", "R2", "R3", "R4", "R10", "R11", "R12", "R13", "R14", "R15", "R16", "R17",
+    "R20", "R21", "R22", "R23", "R24", "R25", "R26", "R27", "R28", "R29", "R30",
+    "R31", "R32", "R33", "R34", "R35", "R36", "R37", "R38", "R39", "R40", "R41",
+    "§7", "K1", "K2", "K3", "K4", "K5", "S1", "S2", "S3", "S4", "S5", "S6",
+    # reading and writing files
+    "io", "path", "yaml", "limits", "output", "usage",
+    # the inputs and the lock
+    "project", "cluster", "inventory", "profile", "deprecated", "run", "lock", "tree", "diff-source", "drift",
+    # `taugen validate`: schemas and the rules across objects (validate/semantic.py, kai.py, policy.py)
+    "schema", "crd", "kubeconform", "kustomization", "canonical-quantity",
+    "clusterqueue-flavor", "covered-resources", "flavor-nodes", "flavor-topology", "hostname-last",
+    "localqueue-clusterqueue", "namespace-selector", "node-label", "node-levels", "node-name",
+    "one-group", "priority-pairs",
+    "kai-leaf-quota", "kai-node-levels", "kai-queue-name", "kai-queue-parent", "kai-reserved-queue",
+]  # fmt: skip
+RULES: frozenset[str] = frozenset(get_args(Rule))
+Severity = Literal["error", "warning"]
+
+
 @dataclass(frozen=True, order=True)
 class Problem:
     """One finding in one input file; line and col are 1-based (0 when unknown)."""
@@ -36,10 +60,10 @@ class Problem:
     path: Path
     line: int
     col: int
-    rule: str
+    rule: Rule
     message: str = field(compare=False)
     hint: str = field(default="", compare=False)
-    severity: str = field(default="error", compare=False)
+    severity: Severity = field(default="error", compare=False)
 
     def __post_init__(self) -> None:
         # One place for every message (issue 17 item 9); frozen, so set through object.

@@ -7,19 +7,16 @@ copied from its CRD: closed at every level, as the Kueue models are.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import StrictStr
 
 from taugen.api.kueue.meta import ClusterObjectMeta, KueueModel
-from taugen.api.kueue.schema import DIALECT, ManifestSchema
+from taugen.api.schema import manifest_schema_files, schema_file
 
 NFD_API = "nfd.k8s-sigs.io/v1alpha1"
 KIND = "NodeFeatureRule"
-GROUP, VERSION = NFD_API.split("/")
-SCHEMA_FILE = f"{GROUP}/{KIND.lower()}_{VERSION}.json"  # kubeconform's layout, as for Kueue
+SCHEMA_FILE = schema_file(NFD_API, KIND)
 
 Op = Literal[
     "In",
@@ -96,20 +93,4 @@ class NodeFeatureRule(KueueModel):
 
 def nfd_schema_files() -> dict[str, bytes]:
     """`nfd.k8s-sigs.io/nodefeaturerule_v1alpha1.json` (relative to schemas/) -> its JSON text."""
-    schema = {
-        "$schema": DIALECT,
-        "$id": f"https://taugen.tau.azure.com/schemas/{SCHEMA_FILE}",
-        **NodeFeatureRule.model_json_schema(schema_generator=ManifestSchema),
-        "title": f"{KIND} ({NFD_API})",
-    }
-    return {SCHEMA_FILE: (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode()}
-
-
-def write_nfd_schemas(folder: Path) -> list[Path]:
-    """Write the schema under folder (schemas/ in the repository); the paths written."""
-    written = []
-    for name, text in nfd_schema_files().items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_bytes(text)
-        written.append(folder / name)
-    return written
+    return manifest_schema_files({(NFD_API, KIND): NodeFeatureRule})

@@ -1,21 +1,23 @@
 """`taugen schema --out DIR`: every JSON Schema taugen ships, written through taugen.write.safewrite.
 
-The input kinds', Kueue's, node-feature-discovery's and KAI's, as `taugen/schemas/` holds them.
-DIR and every folder and file in it must be a real folder or regular file (or missing): a
-symbolic link, a device or a file where a folder goes is refused, nothing written (issue 17).
+The input kinds', Kueue's, node-feature-discovery's and KAI's, as `taugen/schemas/` holds them;
+the schemas of kinds taugen no longer ships are removed. DIR and every folder and file in it
+must be a real folder or regular file (or missing): a symbolic link, a device or a file where
+a folder goes is refused, nothing written (issue 17).
 """
 
 from __future__ import annotations
 
-import stat
 from pathlib import Path
 
 from taugen.api.kai import kai_schema_files
 from taugen.api.kueue import kueue_schema_files
-from taugen.api.kueue.schema import GROUP
 from taugen.api.nfd import nfd_schema_files
 from taugen.models.schemas import schema_files
-from taugen.write.safewrite import write_files
+from taugen.write.safewrite import replace_files
+
+# What taugen writes: input kinds' at the top, upstream kinds' one folder down per API group.
+OWN_FILES = ("*.schema.json", "*/*.json")
 
 
 def all_schema_files() -> dict[str, bytes]:
@@ -24,10 +26,5 @@ def all_schema_files() -> dict[str, bytes]:
 
 
 def export_schemas(folder: Path) -> list[Path]:
-    """Write them all; Kueue's that taugen no longer ships are removed (as write_kueue_schemas)."""
-    files = all_schema_files()
-    written = write_files(folder, files)
-    for stale in sorted((folder / GROUP).glob("*.json")):
-        if stale.relative_to(folder).as_posix() not in files and stat.S_ISREG(stale.lstat().st_mode):
-            stale.unlink()
-    return written
+    """Write them all, removing the stale ones; the paths written."""
+    return replace_files(folder, all_schema_files(), OWN_FILES)

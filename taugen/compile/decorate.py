@@ -1,11 +1,16 @@
-"""Tree-wide metadata (§4): managed-by label, sync waves and sync options."""
+"""Tree-wide metadata (§4): managed-by label, sync waves and sync options.
+
+Pure (issue 18): new manifests, the input's objects left as they were, from any iterable (a
+generator too: the old in-place version returned [] for one, having consumed it).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from taugen.compile.backends.base import Backend
-from taugen.compile.manifest import MANAGED_BY, SYNC_OPTIONS, SYNC_WAVE, Manifest, annotate, label
+from taugen.compile.manifest import MANAGED_BY, SYNC_OPTIONS, SYNC_WAVE, Manifest
 
 COMMON_WAVES = {"PriorityClass": "-2", "Node": "-2", "NodeFeatureRule": "-2", "ConfigMap": "1"}
 # a backend's own kinds may share a name (Topology); NodeFeatureRule: nodeLabels nfd
@@ -14,11 +19,20 @@ SKIP_DRY_RUN = "SkipDryRunOnMissingResource=true"
 
 
 def decorate(manifests: Iterable[Manifest], backend: Backend) -> list[Manifest]:
-    for manifest in manifests:
-        obj = manifest.obj
-        label(obj, {MANAGED_BY: "taugen"})
-        wave = COMMON_WAVES.get(manifest.kind) if obj["apiVersion"] in COMMON_APIS else None
-        annotate(obj, {SYNC_WAVE: wave or backend.wave(manifest)})
-        if obj["apiVersion"].split("/")[0] in backend.crd_groups:
-            annotate(obj, {SYNC_OPTIONS: SKIP_DRY_RUN})
-    return list(manifests)
+    """Each manifest with the tree-wide label and annotations, in the order given."""
+    return [_decorated(manifest, backend) for manifest in manifests]
+
+
+def _decorated(manifest: Manifest, backend: Backend) -> Manifest:
+    obj = manifest.obj
+    wave = COMMON_WAVES.get(manifest.kind) if obj["apiVersion"] in COMMON_APIS else None
+    annotations = {SYNC_WAVE: wave or backend.wave(manifest)}
+    if obj["apiVersion"].split("/")[0] in backend.crd_groups:
+        annotations[SYNC_OPTIONS] = SKIP_DRY_RUN
+    meta = obj["metadata"]
+    meta = {
+        **meta,
+        "labels": {**meta.get("labels", {}), MANAGED_BY: "taugen"},
+        "annotations": {**meta.get("annotations", {}), **annotations},
+    }
+    return replace(manifest, obj={**obj, "metadata": meta})

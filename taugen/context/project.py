@@ -9,12 +9,12 @@ the input file's own key when the file named it.
 
 from __future__ import annotations
 
-from taugen.errors import InputError
+from taugen.errors import InputError, Rule
 from taugen.load.document import Position
 from taugen.load.project import LoadedProject
 from taugen.models.project import Cluster
 
-RULE = "cluster"
+RULE: Rule = "cluster"
 
 
 def select_clusters(loaded: LoadedProject, name: str | None) -> list[Cluster]:

@@ -13,7 +13,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.reader import ReaderError
 
-from taugen.errors import InputError, Problem
+from taugen.errors import InputError, Problem, Rule
 from taugen.load import fast, limits
 
 Loc = Sequence[str | int]
@@ -25,7 +25,7 @@ class Position:
     line: int
     col: int
 
-    def problem(self, rule: str, message: str, hint: str = "") -> Problem:
+    def problem(self, rule: Rule, message: str, hint: str = "") -> Problem:
         return Problem(self.path, self.line, self.col, rule, message, hint)
 
 

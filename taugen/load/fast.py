@@ -130,6 +130,13 @@ def load_all(text: str, loader_class: type[FastLoader] = FastLoader) -> list[Any
         raise Unsupported(str(err)) from None
 
 
+def yaml11_documents(text: str) -> list[Any]:
+    """Every document as libyaml reads YAML 1.1 (PyYAML's CSafeLoader), for the files other
+    tools write and kubectl reads by go-yaml's 1.1 rules: the CRDs `validate --crd` is given.
+    libyaml is required (FastLoader is its parser): there is no pure-Python fallback to pick."""
+    return list(yaml.load_all(text, Loader=yaml.CSafeLoader))
+
+
 def _check_tags(text: str) -> None:
     """The composing loader would build any tag SafeLoader knows (!!binary, !!set): refuse first."""
     for event in yaml.parse(text, Loader=FastLoader):

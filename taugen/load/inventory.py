@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Final, Literal
 
-from taugen.errors import InputError, Problem, ProblemCollector
+from taugen.errors import InputError, Problem, ProblemCollector, Rule
 from taugen.load.document import Document, Loc, Position, load_one
 from taugen.load.validate import validate
 from taugen.models.inventory import ClusterInventory, KubeNode, NodeList
@@ -15,7 +16,11 @@ from taugen.names import label_value_error
 from taugen.quantity import MAX_MAGNITUDE, Quantity
 
 GPU = "nvidia.com/gpu"
-RULE = "inventory"
+# SPEC §1: taugen's own ClusterInventory, or `kubectl get nodes -o yaml|json` (a NodeList or List)
+Form = Literal["ClusterInventory", "NodeList"]
+NATIVE: Final = "ClusterInventory"
+NODELIST: Final = "NodeList"
+RULE: Rule = "inventory"
 INSTANCE_TYPE_LABELS = ("node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type")
 REGION_LABEL = "topology.kubernetes.io/region"
 SITE_HINT = "a site becomes the tau.azure.com/site label value: use letters, digits, '-', '_', '.'"
@@ -33,7 +38,11 @@ class NodeFacts:
     labels: Mapping[str, str]
     doc: Document
     base: tuple[str | int, ...]
-    native: bool
+    form: Form
+
+    @property
+    def native(self) -> bool:
+        return self.form == NATIVE
 
     def at(self, field: str, key: str | None = None) -> Position:
         """Position of a field of this node in its file, whichever form it came in."""
@@ -67,6 +76,7 @@ class Inventory:
     observed_at_loc: tuple[str, ...]
     site: str | None
     nodes: tuple[NodeFacts, ...]
+    form: Form
 
     @property
     def path(self) -> Path:
@@ -105,10 +115,10 @@ def load_inventory(path: Path) -> Inventory:
 def _native(doc: Document) -> Inventory:
     model = validate(ClusterInventory, doc, RULE)
     nodes = tuple(
-        NodeFacts(n.name, n.vmSize, n.site, n.ready, n.allocatable, n.labels, doc, ("nodes", i), True)
+        NodeFacts(n.name, n.vmSize, n.site, n.ready, n.allocatable, n.labels, doc, ("nodes", i), NATIVE)
         for i, n in enumerate(model.nodes)
     )
-    return Inventory(doc, model.observedAt, ("observedAt",), model.site, nodes)
+    return Inventory(doc, model.observedAt, ("observedAt",), model.site, nodes, NATIVE)
 
 
 def _kubectl(doc: Document) -> Inventory:
@@ -130,7 +140,7 @@ def _kubectl(doc: Document) -> Inventory:
                 )
             ]
         )
-    return Inventory(doc, max(beats), ("items",), None, nodes)
+    return Inventory(doc, max(beats), ("items",), None, nodes, NODELIST)
 
 
 def _kube_node(doc: Document, index: int, node: KubeNode) -> NodeFacts:
@@ -148,7 +158,7 @@ def _kube_node(doc: Document, index: int, node: KubeNode) -> NodeFacts:
         labels,
         doc,
         ("items", index),
-        False,
+        NODELIST,
     )
 
 

@@ -18,7 +18,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent, NodeEvent
 
-from taugen.errors import InputError, Problem
+from taugen.errors import InputError, Problem, Rule
 
 MAX_BYTES = 160 * 1024 * 1024  # a 10,000-node `kubectl get nodes -o json` with images is ~140 MB
 MAX_DEPTH = 64  # collections inside collections; taugen's inputs nest fewer than 10 levels
@@ -26,7 +26,7 @@ MAX_ALIASES = 1_000  # uses of an alias (*name) to a list or a map
 MAX_ALIAS_NODES = 100_000  # nodes the aliases bring in, nested aliases expanded
 CORE = "tag:yaml.org,2002:"
 TAGS = {"!", *(CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq"))}
-RULE = "yaml"
+RULE: Rule = "yaml"
 ALIAS_HINT = "write the values out instead of using YAML aliases (*name)"
 
 

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from taugen import PACKAGE
-from taugen.errors import InputError, Problem, ProblemCollector
+from taugen.errors import InputError, Problem, ProblemCollector, Rule
 from taugen.load.document import Document, load_documents
 from taugen.load.validate import validate
 from taugen.models.profile import WorkloadProfile
 
-RULE = "profile"
+RULE: Rule = "profile"
 BUILTIN_PROFILES = PACKAGE / "profiles"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from taugen.errors import InputError, Problem, ProblemCollector
+from taugen.errors import InputError, Problem, ProblemCollector, Rule
 from taugen.load.document import Document, Position, load_one
 from taugen.load.inventory import Inventory, load_inventory
 from taugen.load.profiles import BUILTIN_PROFILES, LoadedProfile, load_profiles
@@ -13,7 +13,7 @@ from taugen.load.rules import LoadedRule, load_rules
 from taugen.load.validate import validate
 from taugen.models.project import Cluster, Project
 
-RULE = "project"
+RULE: Rule = "project"
 LOCK_NAME = "taugen.lock"
 
 

@@ -6,12 +6,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from taugen.errors import InputError
+from taugen.errors import InputError, Rule
 from taugen.load.document import Document, Position, load_one
 from taugen.load.validate import validate
 from taugen.models.rules import NodeLabelRule, RulesFile
 
-RULE = "R1"
+RULE: Rule = "R1"
 HELM_PATH = ("tau-core-controller", "tauCluster")
 
 

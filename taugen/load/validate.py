@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from taugen.errors import InputError, Problem
+from taugen.errors import InputError, Problem, Rule
 from taugen.load.document import Document
 
 M = TypeVar("M", bound=BaseModel)
@@ -18,7 +18,7 @@ Relocate = Callable[[list[str | int]], list[str | int]]
 
 
 def validate(
-    model: type[M], doc: Document, rule: str, data: Any = None, relocate: Relocate | None = None
+    model: type[M], doc: Document, rule: Rule, data: Any = None, relocate: Relocate | None = None
 ) -> M:
     """The model, or an InputError listing every problem of the document.
 
@@ -32,7 +32,7 @@ def validate(
         raise InputError(problems) from None
 
 
-def _problem(model: type[BaseModel], doc: Document, rule: str, error: Any, relocate: Relocate) -> Problem:
+def _problem(model: type[BaseModel], doc: Document, rule: Rule, error: Any, relocate: Relocate) -> Problem:
     raw = list(error["loc"])
     bad_key = "[key]" in raw  # pydantic marks a dict key that failed validation
     loc = [step for step in raw if not _is_union_tag(step)]

@@ -16,13 +16,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from taugen.errors import InputError, Problem
+from taugen.errors import InputError, Problem, Rule
 from taugen.load.document import load_one, read_text
 from taugen.load.validate import validate
 from taugen.lock.conflicts import conflict_sides
 from taugen.models.lock import ClusterLock, Lock
+from taugen.timestamps import utc_text
 
-RULE = "lock"
+RULE: Rule = "lock"
 HINT = (
     "taugen.lock is written by taugen and reviewed in Git: restore it (`git checkout HEAD -- taugen.lock`); "
     "after a merge, keep its conflict markers and run `taugen build`"
@@ -97,6 +98,6 @@ def _merge_entry(ours: ClusterLock, theirs: ClusterLock) -> ClusterLock:
 def lock_bytes(lock: Lock) -> bytes:
     """Deterministic JSON: sorted keys, two-space indent, final newline."""
     data: dict[str, Any] = lock.model_dump(mode="json")
-    for entry in data["clusters"].values():
-        entry["observedAt"] = entry["observedAt"].replace("+00:00", "Z")
+    for name, entry in data["clusters"].items():
+        entry["observedAt"] = utc_text(lock.clusters[name].observedAt)
     return (json.dumps(data, indent=2, sort_keys=True) + "\n").encode()

@@ -15,6 +15,7 @@ from taugen.load.inventory import Inventory
 from taugen.models.base import format_duration
 from taugen.models.lock import ClusterLock
 from taugen.models.project import Cluster
+from taugen.timestamps import utc_text
 
 HINT = "export a current inventory, or pass --allow-stale to build from this one anyway"
 CLOCK_SKEW = timedelta(hours=1)  # how far an exporter's clock may run ahead of the build's
@@ -37,7 +38,7 @@ def check_fresh(
     problems: list[Problem] = []
     if previous is not None and previous.observedAt > now + CLOCK_SKEW:
         message = (
-            f"taugen.lock's observedAt {_iso(previous.observedAt)} for cluster {cluster.name} is in the "
+            f"taugen.lock's observedAt {utc_text(previous.observedAt)} for cluster {cluster.name} is in the "
             "future: no real inventory could be newer"
         )
         hint = "restore taugen.lock from Git, or pass --allow-stale: the build then records this inventory's"
@@ -46,8 +47,8 @@ def check_fresh(
         problems.append(
             inventory.observed_at_pos.problem(
                 "R31",
-                f"inventory observedAt {_iso(observed)} is older than the lock's "
-                f"{_iso(previous.observedAt)} for cluster {cluster.name}",
+                f"inventory observedAt {utc_text(observed)} is older than the lock's "
+                f"{utc_text(previous.observedAt)} for cluster {cluster.name}",
                 HINT,
             )
         )
@@ -56,7 +57,7 @@ def check_fresh(
         problems.append(
             inventory.observed_at_pos.problem(
                 "R31",
-                f"inventory observedAt {_iso(observed)} is older than maxInventoryAge "
+                f"inventory observedAt {utc_text(observed)} is older than maxInventoryAge "
                 f"({format_duration(limit)}) for cluster {cluster.name}",
                 HINT,
             )
@@ -68,11 +69,7 @@ def check_fresh(
 def _future(inventory: Inventory, now: datetime) -> Problem:
     return inventory.observed_at_pos.problem(
         "R31",
-        f"inventory observedAt {_iso(inventory.observed_at)} is in the future: more than "
-        f"{format_duration(CLOCK_SKEW)} after now ({_iso(now.replace(microsecond=0))})",
+        f"inventory observedAt {utc_text(inventory.observed_at)} is in the future: more than "
+        f"{format_duration(CLOCK_SKEW)} after now ({utc_text(now.replace(microsecond=0))})",
         FUTURE_HINT,
     )
-
-
-def _iso(moment: datetime) -> str:
-    return moment.isoformat().replace("+00:00", "Z")

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Final
 from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
+from taugen.errors import Rule
 from taugen.names import (
     DNS1123_LABEL_PATTERN,
     DNS1123_SUBDOMAIN_PATTERN,
@@ -32,7 +33,7 @@ class LooseModel(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
 
-def invalid(message: str, hint: str, rule: str | None = None) -> PydanticCustomError:
+def invalid(message: str, hint: str, rule: Rule | None = None) -> PydanticCustomError:
     """A validation error that carries its own hint (and rule id, when not the file's)."""
     ctx = {"message": message, "hint": hint} | ({"rule": rule} if rule else {})
     return PydanticCustomError("taugen_value", "{message}", ctx)

@@ -1,10 +1,16 @@
-"""JSON Schemas of every input kind, generated from the models (committed in schemas/)."""
+"""JSON Schemas generated from the models (committed in schemas/): the one generator.
+
+`schema_text` writes every schema taugen ships, the input kinds' here and the upstream kinds'
+(taugen/api/schema.py), the same way: draft 2020-12, an `$id` naming its file under schemas/,
+the kind as title, deterministic text.
+"""
 
 from __future__ import annotations
 
 import json
 
 from pydantic import BaseModel
+from pydantic.json_schema import GenerateJsonSchema
 
 from taugen import PACKAGE
 from taugen.models.inventory import ClusterInventory
@@ -16,6 +22,8 @@ from taugen.models.run import Run
 from taugen.models.workloads import WorkloadSet
 
 SCHEMA_DIR = PACKAGE / "schemas"
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+ID_BASE = "https://taugen.tau.azure.com/schemas/"
 KINDS: dict[str, type[BaseModel]] = {
     "Project": Project,
     "ClusterInventory": ClusterInventory,
@@ -28,15 +36,20 @@ KINDS: dict[str, type[BaseModel]] = {
 }
 
 
+def schema_text(
+    file: str, title: str, model: type[BaseModel], generator: type[GenerateJsonSchema] = GenerateJsonSchema
+) -> bytes:
+    """The self-contained schema of `model` (local $defs only), to be committed as schemas/`file`."""
+    schema = {
+        "$schema": DIALECT,
+        "$id": f"{ID_BASE}{file}",
+        **model.model_json_schema(schema_generator=generator),
+        "title": title,
+    }
+    return (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode()
+
+
 def schema_files() -> dict[str, bytes]:
-    """File name -> deterministic JSON Schema text."""
-    files = {}
-    for kind, model in KINDS.items():
-        schema = {
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "$id": f"https://taugen.tau.azure.com/schemas/{kind.lower()}.schema.json",
-            **model.model_json_schema(),
-            "title": kind,
-        }
-        files[f"{kind.lower()}.schema.json"] = (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode()
-    return files
+    """File name -> deterministic JSON Schema text, per input kind."""
+    names = {kind: f"{kind.lower()}.schema.json" for kind in KINDS}
+    return {names[kind]: schema_text(names[kind], kind, model) for kind, model in KINDS.items()}

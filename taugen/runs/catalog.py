@@ -9,14 +9,14 @@ from typing import Any
 from pydantic import StrictBool, StrictStr
 
 from taugen.compile.catalog import CATALOG_FILE, CATALOG_KEY, CATALOG_NAME, DIGEST_ANNOTATION
-from taugen.errors import InputError, Problem
+from taugen.errors import InputError, Problem, Rule
 from taugen.load.compiled import tree_documents
 from taugen.load.document import Document, Position, load_documents
 from taugen.load.validate import validate
 from taugen.models.base import StrictModel
 from taugen.models.profile import Deprecation, Policy
 
-RULE = "R30"
+RULE: Rule = "R30"
 REBUILD = "run `taugen build`: it writes the catalog"
 
 

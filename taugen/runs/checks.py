@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 from taugen.quantity import Quantity
 from taugen.runs.context import RunContext
 
+CheckId = Literal["profile", "flavor", "quota", "topology"]  # a preflight verdict's lines
+
 
 @dataclass(frozen=True)
 class Check:
-    id: str  # profile | flavor | quota | topology
+    id: CheckId
     ok: bool
     message: str
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from taugen.errors import Problem, ProblemCollector
+from taugen.errors import Problem, ProblemCollector, Rule
 from taugen.load.document import Document, load_one
 from taugen.load.inventory import GPU
 from taugen.load.validate import validate
 from taugen.models.run import Run
 from taugen.names import DNS1123_LABEL_MAX, label_key_error
 
-RULE = "run"
+RULE: Rule = "run"
 SLOT = "tau.azure.com/torchrun-host-slot"
 
 

@@ -11,12 +11,12 @@ from pydantic import BaseModel
 from taugen.api.kueue.clusterqueue import ClusterQueue
 from taugen.api.kueue.flavor import ResourceFlavor
 from taugen.compile.backends.kueue import FLAVORS_FILE, QUEUE_FILE
-from taugen.errors import InputError, Problem
+from taugen.errors import InputError, Problem, Rule
 from taugen.load.document import load_documents
 from taugen.load.validate import validate
 from taugen.quantity import Quantity
 
-RULE = "tree"
+RULE: Rule = "tree"
 REBUILD = "run `taugen build`: it writes the cluster's tree"
 M = TypeVar("M", bound=BaseModel)
 

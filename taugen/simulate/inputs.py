@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC
 
 from taugen.compile.backends.kueue import CPU_FLAVOR, SLOT, TOPOLOGY
 from taugen.compile.common import PRIORITY_TIERS
@@ -20,6 +19,7 @@ from taugen.simulate.model import RunningPod, SimFlavor, SimInput, SimNode, SimR
 from taugen.simulate.tree_nodes import tree_node_labels
 from taugen.simulate.units import as_units
 from taugen.simulate.workloads import RULE, LoadedWorkloads
+from taugen.timestamps import utc_sortable
 
 PRIORITY = dict(PRIORITY_TIERS)
 
@@ -90,7 +90,7 @@ def _run(context: RunContext, flavor_of: dict[str | None, str]) -> SimRun:
     return SimRun(
         key=f"{run.metadata.namespace}/{run.metadata.name}",
         priority=PRIORITY[context.priority_class],
-        created=created.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ") if created else "",
+        created=utc_sortable(created) if created else "",
         flavor=flavor_of.get(policy.gpu_class),
         count=context.pods,
         per_pod=per_pod,

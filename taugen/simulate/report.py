@@ -7,11 +7,13 @@ status, flavor, reason, hosts with counts and the rank -> host table; totals per
 from __future__ import annotations
 
 import json
-from typing import Any
+from datetime import datetime
+from typing import Any, get_args
 
 from taugen.models.base import API_VERSION
-from taugen.simulate.model import RunResult, SimRun
+from taugen.simulate.model import RunResult, SimRun, Status
 from taugen.simulate.project import Simulation
+from taugen.timestamps import utc_text
 
 FORMATS = ("text", "json")
 
@@ -43,7 +45,7 @@ def _run(run: SimRun, result: RunResult) -> dict[str, Any]:
         "status": result.status,
         "flavor": result.flavor,
         "priority": run.priority,
-        "createdAt": run.created.replace(".000000Z", "Z"),
+        "createdAt": utc_text(datetime.fromisoformat(run.created)) if run.created else "",
         "pods": run.count,
         "reason": result.reason or None,
         "hosts": [{"host": h, "count": n} for h, n in result.hosts()],
@@ -54,7 +56,7 @@ def _run(run: SimRun, result: RunResult) -> dict[str, Any]:
 
 def as_text(sim: Simulation) -> str:
     result = sim.result
-    count = {s: sum(r.status == s for r in result.runs) for s in ("admitted", "pending", "evicted")}
+    count = {s: sum(r.status == s for r in result.runs) for s in get_args(Status)}
     lines = [
         f"simulate: cluster {sim.cluster}, {len(result.runs)} runs: "
         + ", ".join(f"{n} {s}" for s, n in count.items() if n or s != "evicted"),

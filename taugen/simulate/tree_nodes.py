@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from taugen.compile.nodelabels.base import NODES_DIR as NODES
 from taugen.load.compiled import load_tree_documents
-
-NODES = "nodes"  # out/<cluster>/nodes/<gpu-class>/<network-domain>.yaml (nodelabels/base.py)
 
 
 def tree_node_labels(folder: Path) -> dict[str, dict[str, str]] | None:

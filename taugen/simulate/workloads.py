@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from taugen.errors import InputError, Problem
+from taugen.errors import InputError, Problem, Rule
 from taugen.load.document import Document, Loc, Position, load_one
 from taugen.load.validate import validate
 from taugen.models.workloads import WorkloadSet
@@ -15,7 +15,7 @@ from taugen.runs.policy import not_ready, resolve_policy
 from taugen.runs.shape import check_shape
 from taugen.runs.state import ClusterState
 
-RULE = "S1"
+RULE: Rule = "S1"
 
 
 @dataclass(frozen=True)

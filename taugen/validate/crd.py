@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from jsonschema import Draft7Validator
 
 from taugen import names
 from taugen.errors import InputError, Problem
-from taugen.validate.patterns import python_pattern, whole, with_re2_patterns
+from taugen.load.fast import yaml11_documents
+from taugen.validate.patterns import python_pattern, whole
 
 Schema = dict[str, Any]
 
@@ -54,7 +54,6 @@ OBJECT_META: Schema = {
 }
 
 _SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf")
-_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 CRD_HINT = "pass CustomResourceDefinition YAML: a release's CRD files or `kubectl get crd NAME -o yaml`"
 
 
@@ -152,7 +151,7 @@ def _versions(doc: dict[str, Any]) -> dict[tuple[str, str], CrdVersion]:
 
 def _crd_documents(path: Path) -> list[dict[str, Any]]:
     docs: list[dict[str, Any]] = []
-    for doc in yaml.load_all(path.read_text(), Loader=_LOADER):
+    for doc in yaml11_documents(path.read_text()):
         if isinstance(doc, dict) and doc.get("kind") in ("List", "CustomResourceDefinitionList"):
             docs.extend(item for item in doc.get("items") or [] if isinstance(item, dict))
         elif isinstance(doc, dict):
@@ -178,12 +177,3 @@ def object_schema(crd: CrdVersion) -> Schema:
     schema["required"] = sorted({*schema.get("required", []), "apiVersion", "kind", "metadata"})
     schema["additionalProperties"] = False
     return schema
-
-
-def validation_errors(schema: Schema, obj: Any) -> list[str]:
-    """Every error of obj against schema as `path.to.field: message`, sorted; [] when valid."""
-    validator = with_re2_patterns(Draft7Validator)(schema)
-    return sorted(
-        f"{'.'.join(str(step) for step in error.absolute_path) or '<root>'}: {error.message}"
-        for error in validator.iter_errors(obj)
-    )

@@ -12,7 +12,7 @@ from jsonschema import ValidationError
 from taugen.validate import kai, nodes, policy, semantic
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource
-from taugen.validate.schemas import SchemaStore
+from taugen.validate.schemas import SchemaSource, SchemaStore
 
 Status = Literal["valid", "invalid", "skipped"]
 RULES: tuple[Callable[[semantic.Tree], Iterator[Finding]], ...] = (
@@ -42,7 +42,7 @@ class Result:
     resource: Resource
     status: Status
     findings: list[Finding]
-    schema_source: str | None  # crd, taugen, kubernetes; None when skipped
+    schema_source: SchemaSource | None  # None when skipped
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ def validate(
     resources: list[Resource], store: SchemaStore, files: int, unreadable: list[Finding] | None = None
 ) -> Report:
     by_resource: dict[int, list[Finding]] = defaultdict(list)
-    sources: dict[int, str | None] = {}
+    sources: dict[int, SchemaSource | None] = {}
     for i, resource in enumerate(resources):
         sources[i], found = _schema_findings(resource, store)
         by_resource[i].extend(found)
@@ -80,13 +80,13 @@ def validate(
     return Report(results, files, unreadable or [])
 
 
-def _result(resource: Resource, findings: list[Finding], source: str | None) -> Result:
+def _result(resource: Resource, findings: list[Finding], source: SchemaSource | None) -> Result:
     if any(f.is_error for f in findings):
         return Result(resource, "invalid", findings, source)
     return Result(resource, "valid" if source else "skipped", findings, source)
 
 
-def _schema_findings(resource: Resource, store: SchemaStore) -> tuple[str | None, list[Finding]]:
+def _schema_findings(resource: Resource, store: SchemaStore) -> tuple[SchemaSource | None, list[Finding]]:
     obj = resource.obj
     if not isinstance(obj, dict) or not obj.get("apiVersion") or not obj.get("kind"):
         return None, [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from taugen.errors import Problem
+from taugen.errors import Problem, Rule
 from taugen.validate.resources import Resource
 
 
@@ -23,7 +23,7 @@ class Finding:
 def finding(
     resource: Resource,
     loc: list[Any],
-    rule: str,
+    rule: Rule,
     message: str,
     hint: str = "",
     *,

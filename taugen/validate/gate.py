@@ -6,9 +6,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from taugen.emit.canonical import KUSTOMIZATION
 from taugen.errors import FoundProblems
-from taugen.load.document import Document, fast_documents
+from taugen.load.document import Document
 from taugen.validate.engine import validate
 from taugen.validate.report import render, summary
 from taugen.validate.resources import Resource
@@ -35,19 +34,3 @@ def check_tree(root: Path, clusters: Mapping[str, tuple[Objects, Mapping[str, by
         errors = [f for f in report.findings if f.is_error]
         lines = [*(line for f in errors for line in render(f, Path.cwd())), summary(report)]
         raise FoundProblems("the compiled tree does not validate; nothing was written", lines)
-
-
-def check_files(root: Path, clusters: Mapping[str, Mapping[str, bytes]]) -> None:
-    """check_tree for files given as bytes (kustomization.yaml aside)."""
-    parsed = {
-        name: (
-            {
-                rel: [d.data for d in fast_documents(Path(rel), content.decode())]
-                for rel, content in files.items()
-                if rel != KUSTOMIZATION
-            },
-            files,
-        )
-        for name, files in clusters.items()
-    }
-    check_tree(root, parsed)

@@ -12,12 +12,12 @@ from pathlib import Path
 
 from taugen.api.kai import KAI_TOPOLOGY_API, QUEUE_API
 from taugen.compile.backends.kai import RESERVED_QUEUES
+from taugen.compile.nodelabels.base import NODES_DIR
 from taugen.resolve.labels import GPU_CLASS, HOSTNAME
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource
 from taugen.validate.semantic import Tree, list_of, map_of, meta_of, spec_of
 
-NODES_DIR = "nodes"
 MAX_LABEL_VALUE = 63
 
 

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from taugen.errors import InputError, Problem
+from taugen.errors import InputError, Problem, Rule
 from taugen.load.document import Document, load_documents
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 KUSTOMIZATION = "kustomization.yaml"
-RULE = "kustomization"
+RULE: Rule = "kustomization"
 LIST_HINT = "write `resources:` as a list of relative paths, one per item"
 SHOWN = 120  # characters of an entry echoed in a message
 _SHAPES = {dict: "a mapping", list: "a list", bool: "a boolean", int: "a number", float: "a number"}

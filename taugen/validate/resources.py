@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from taugen.errors import InputError, Problem
-from taugen.load.document import Document, Loc, Position, fast_documents, load_documents
+from taugen.load.document import Document, Loc, Position, load_documents
 from taugen.validate.listing import manifest_files
 
-__all__ = ["Loaded", "Resource", "load_resources", "manifest_files", "resources_from_bytes"]
+__all__ = ["Loaded", "Resource", "load_resources", "manifest_files"]
 
 
 @dataclass(frozen=True)
@@ -69,8 +69,3 @@ def load_resources(files: list[Path]) -> Loaded:
                 raise
             problems.extend(err.problems)
     return Loaded(resources, files, problems)
-
-
-def resources_from_bytes(files: Mapping[Path, bytes]) -> list[Resource]:
-    """Objects of files not yet written (build validates its tree before the swap)."""
-    return [Resource(d) for path, content in files.items() for d in fast_documents(path, content.decode())]

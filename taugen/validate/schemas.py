@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cache, partial
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import jsonschema_rs
 from jsonschema import Draft7Validator, Draft202012Validator, ValidationError
@@ -17,6 +17,7 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 from referencing import Registry, Resource
 
+from taugen.api.schema import schema_file
 from taugen.errors import TaugenError
 from taugen.models.schemas import SCHEMA_DIR
 from taugen.validate.crd import load_crds, object_schema
@@ -33,6 +34,9 @@ class UnknownKubernetesVersion(TaugenError):
     """--kubernetes-version names a version kubernetes-validate has no schemas for."""
 
 
+SchemaSource = Literal["crd", "taugen", "kubernetes"]  # --crd, taugen/schemas, Kubernetes' own
+
+
 @dataclass(frozen=True)
 class Checker:
     """A schema's validators: jsonschema-rs answers "valid?" fast; python-jsonschema, asked only
@@ -40,7 +44,7 @@ class Checker:
 
     python: Validator
     fast: Any | None  # a jsonschema_rs validator, or None when it cannot compile the schema
-    source: str  # crd, taugen, kubernetes
+    source: SchemaSource
 
     def errors(self, obj: Any) -> list[ValidationError]:
         if self.fast is not None:
@@ -80,10 +84,7 @@ def _fast(make: Callable[[], Any]) -> Any | None:
 
 def own_schema_path(api_version: str, kind: str) -> Path | None:
     """schemas/<group>/<kind>_<version>.json: kubeconform's CRDs-catalog layout."""
-    group, _, version = api_version.rpartition("/")
-    if not group:
-        return None
-    return SCHEMA_DIR / group / f"{kind.lower()}_{version}.json"
+    return SCHEMA_DIR / schema_file(api_version, kind) if "/" in api_version else None
 
 
 @cache

@@ -24,6 +24,7 @@ from typing import Any
 import taugen
 from taugen.errors import Problem
 from taugen.load.limits import MAX_BYTES
+from taugen.timestamps import utc_text
 from taugen.write.journal import read_files
 
 CACHE_ENV = "TAUGEN_CACHE_DIR"  # where entries live; default $XDG_CACHE_HOME/taugen or ~/.cache/taugen
@@ -69,7 +70,7 @@ def store(request: Request, deadlines: Iterable[datetime], warnings: Sequence[Pr
         return
     entry = {
         "key": key,
-        "deadlines": sorted(d.isoformat() for d in deadlines),
+        "deadlines": sorted(utc_text(d) for d in deadlines),
         "state": _state(request),
         "warnings": [_warning(w) for w in warnings],
     }

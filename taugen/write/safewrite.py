@@ -9,6 +9,8 @@ link, a FIFO, a device or a folder. Every write goes through here:
   file keeps its mode. `verify` may check the temporary file before the rename.
 - `write_files(root, files)`: many files under root, folders created without following
   links; all staged first, then renamed, so a fault (a full disk) leaves what was there.
+- `replace_files(root, files, stale)`: write_files, then remove what an older version wrote
+  into those folders and this one does not (`taugen schema --out`).
 
 Every OS error becomes an InputError naming the path and the error in words (rule `io`).
 """
@@ -16,15 +18,16 @@ Every OS error becomes an InputError naming the path and the error in words (rul
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import os
 import secrets
 import stat
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
-from taugen.errors import InputError, Problem
+from taugen.errors import InputError, Problem, Rule
 
-RULE = "io"
+RULE: Rule = "io"
 _KINDS = (
     (stat.S_ISLNK, "a symbolic link"),
     (stat.S_ISDIR, "a folder"),
@@ -159,6 +162,31 @@ def write_files(root: Path, files: Mapping[str, bytes]) -> list[Path]:
             _remove_empty(folder)
         raise
     return [path for _, path in staged]
+
+
+def replace_files(root: Path, files: Mapping[str, bytes], stale: Iterable[str]) -> list[Path]:
+    """write_files, then unlink each regular file in a folder just written to whose path (relative
+    to root) matches a `stale` glob and that `files` does not name; the paths written. Only those
+    folders are listed: write_files has made sure they are real folders, not links."""
+    written = write_files(root, files)
+    patterns = tuple(stale)
+    for folder in sorted({path.parent for path in written}):
+        for path in sorted(folder.iterdir()):
+            rel = path.relative_to(root).as_posix()
+            if (
+                rel not in files
+                and any(fnmatch.fnmatchcase(rel, p) for p in patterns)
+                and kind_of(path) is None
+            ):
+                _unlink(path)
+    return written
+
+
+def _unlink(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError as err:
+        raise os_error(path, err) from None
 
 
 def _remove_empty(folder: Path) -> None:

@@ -1,4 +1,4 @@
-"""Valid fleets as data (nodes, extra rules, tenants), built with tests/helpers.py's builders.
+"""Valid fleets as data (nodes, extra rules, tenants), built with tests/support/helpers.py's builders.
 
 Every fleet drawn here builds without error: GPU nodes always get a gpu-class (R4), an
 accelerator domain always lies in one network domain of one site (R16), and extra rules

@@ -47,4 +47,5 @@ def test_the_layout_shows_the_pipeline() -> None:
         "names.py",
         "progress.py",
         "quantity.py",
+        "timestamps.py",
     ]

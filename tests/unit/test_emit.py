@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 
 from taugen.compile.manifest import Manifest
-from taugen.emit.canonical import emit, ordered
+from taugen.emit.canonical import emit_objects, ordered, render
 from tests.support.helpers import cpu_node, gpu_node, inventory, lock_semantics, rules, snapshot, write_yaml
 from tests.support.unit import profile, run_build, write_profiles, write_project
 
@@ -139,13 +139,15 @@ def test_emit_sorts_objects_in_a_file_and_writes_the_kustomization() -> None:
             meta["namespace"] = namespace
         return {"apiVersion": "v1", "kind": kind, "metadata": meta}
 
-    files = emit(
-        [
-            Manifest("b.yaml", obj("Thing", "z", "ns-b")),
-            Manifest("b.yaml", obj("Thing", "a", "ns-b")),
-            Manifest("b.yaml", obj("Thing", "q", "ns-a")),
-            Manifest("a/x.yaml", obj("Other", "o")),
-        ]
+    files = render(
+        emit_objects(
+            [
+                Manifest("b.yaml", obj("Thing", "z", "ns-b")),
+                Manifest("b.yaml", obj("Thing", "a", "ns-b")),
+                Manifest("b.yaml", obj("Thing", "q", "ns-a")),
+                Manifest("a/x.yaml", obj("Other", "o")),
+            ]
+        )
     )
     assert list(files) == ["a/x.yaml", "b.yaml", "kustomization.yaml"]
     assert [

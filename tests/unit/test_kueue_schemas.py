@@ -19,17 +19,15 @@ import yaml
 from jsonschema import Draft202012Validator
 from pydantic import ValidationError
 
-from taugen.api.kueue import API_VERSION, KINDS, SCHEMA_DIR, kueue_schema_files, write_kueue_schemas
+from taugen.api.kueue import API_VERSION, KINDS, SCHEMA_DIR, kueue_schema_files
+from taugen.commands.schema import all_schema_files, export_schemas
 from tests.support.crd import Schema, load_crds, object_schema
 
 REPO = Path(__file__).resolve().parents[2]
 KUEUE_CRDS = REPO.parent / "shared" / "crds" / "kueue"
 CORPUS = REPO / "tests" / "cases" / "kueue_schema"
 GROUP = "kueue.x-k8s.io"
-REGENERATE = (
-    "regenerate them at the repository root with "
-    "`.venv/bin/python -c 'from taugen.api.kueue import write_kueue_schemas; write_kueue_schemas()'`"
-)
+REGENERATE = "regenerate them at the repository root with `.venv/bin/taugen schema --out taugen/schemas`"
 ERROR_AT = "test.taugen/error-at"  # an invalid corpus document names where it is wrong
 TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
@@ -104,13 +102,20 @@ def test_schema_is_valid_self_contained_and_closed(kind: str) -> None:
     assert not open_objects, f"objects that accept unknown fields: {open_objects}"
 
 
-def test_write_kueue_schemas_writes_them_and_removes_stale_ones(tmp_path: Path) -> None:
-    (tmp_path / GROUP).mkdir()
-    (tmp_path / GROUP / "workload_v1beta1.json").write_text("{}")
-    written = write_kueue_schemas(tmp_path)
-    assert sorted(p.relative_to(tmp_path).as_posix() for p in written) == sorted(kueue_schema_files())
-    assert sorted(p.name for p in (tmp_path / GROUP).iterdir()) == sorted(p.name for p in written)
-    assert all(p.read_bytes() == kueue_schema_files()[p.relative_to(tmp_path).as_posix()] for p in written)
+def test_export_schemas_writes_them_and_removes_stale_ones(tmp_path: Path) -> None:
+    """Issue 18: one writer for every schema family; each family's stale files go, nothing else."""
+    stale = [f"{GROUP}/workload_v1beta1.json", "scheduling.run.ai/queue_v1.json", "nodeset.schema.json"]
+    kept = ["README.md", "package.json", f"{GROUP}/notes.txt"]
+    for name in stale + kept:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("{}")
+    written = export_schemas(tmp_path)
+    files = all_schema_files()
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in written) == sorted(files)
+    assert set(kueue_schema_files()) <= set(files)
+    left = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file())
+    assert left == sorted([*files, *kept])
+    assert all(p.read_bytes() == files[p.relative_to(tmp_path).as_posix()] for p in written)
 
 
 # --- (b) every Kueue object taugen committed validates ------------------------------------

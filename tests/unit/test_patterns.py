@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from jsonschema import Draft7Validator, Draft202012Validator
 
-from taugen.validate.crd import OBJECT_META, validation_errors
 from taugen.validate.patterns import python_pattern, with_re2_patterns
+from tests.support.crd import OBJECT_META, validation_errors
 
 
 @pytest.mark.parametrize(

@@ -152,3 +152,16 @@ def test_a_lost_kai_lock_may_not_lower_the_parent_queue(tmp_path: Path) -> None:
     run_build(project, allow_quota_decrease=True)
     queues = list(yaml.safe_load_all((tmp_path / "out" / "c1" / "queues.yaml").read_text()))
     assert [q["spec"]["resources"]["gpu"]["quota"] for q in queues if q] == [8, 0]
+
+
+def test_a_committed_queue_is_read_as_every_compiled_tree_is(tmp_path: Path) -> None:
+    """Issue 18: one reader of trees (YAML 1.2 core, no !!binary); what it refuses is R35."""
+    project = _two_nodes_then_one(tmp_path)
+    (tmp_path / "taugen.lock").unlink()
+    queue = tmp_path / "out" / "c1" / "clusterqueue.yaml"
+    queue.write_text(queue.read_text() + "---\nkind: !!binary aGk=\n")
+    (problem,) = problems_of(lambda: run_build(project))
+    assert (problem.rule, problem.path.name) == ("R35", "clusterqueue.yaml")
+    assert problem.message.startswith(
+        "taugen.lock has no entry for this cluster and its committed queues cannot be read: "
+    )

@@ -11,9 +11,9 @@ from taugen.runs.context import resolve_run
 from taugen.runs.placement import run_warnings
 from taugen.runs.render import Format, render
 from taugen.validate.engine import validate
-from taugen.validate.resources import resources_from_bytes
 from taugen.validate.schemas import SchemaStore
 from tests.support.runs import RENDER_CASES, build_lab, context_of, objects_of, run_doc
+from tests.support.validate import resources_from_bytes
 
 CASES = sorted(RENDER_CASES.glob("*.yaml"))
 REQUIRED = "kueue.x-k8s.io/podset-required-topology"

@@ -98,6 +98,14 @@ def test_page_data_is_compact_and_names_singletons_by_their_host(tmp_path: Path)
     }
 
 
+def test_report_times_are_utc_with_z(tmp_path: Path) -> None:
+    """Issue 18: the report printed the inventory's own offset (+02:00) where the lock wrote Z."""
+    project = write_project(tmp_path, inventory([gpu_node("h-a")], observed_at="2026-11-28T14:30:00+02:00"))
+    (view,) = collect(ReportOptions(project, cwd=tmp_path)).clusters
+    assert view.observed_at == "2026-11-28T12:30:00Z"
+    assert "inventory observed at 2026-11-28T12:30:00Z;" in report_html(ReportOptions(project, cwd=tmp_path))
+
+
 def test_script_json_cannot_close_its_script_element() -> None:
     assert script_json({"a": "</script><!--"}) == '{"a":"<\\/script><\\!--"}'
 

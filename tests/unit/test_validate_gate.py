@@ -18,9 +18,9 @@ from taugen.compile.nodelabels import node_labels
 from taugen.compile.quota import ClassQuota
 from taugen.errors import FoundProblems
 from taugen.resolve.cluster import ResolvedCluster
-from taugen.validate.gate import check_files
 from tests.conftest import Run
 from tests.support.helpers import gpu_node, inventory, snapshot, write_project
+from tests.support.validate import check_files
 
 CORPUS = Path(__file__).resolve().parent.parent / "cases" / "validate"
 BUILT = CORPUS / "valid-built-tree"

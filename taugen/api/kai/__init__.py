@@ -6,17 +6,12 @@ Kueue) and are written by `taugen schema --out taugen/schemas`.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
-
 from pydantic import BaseModel
 
-from taugen import PACKAGE
 from taugen.api.kai.models import ClusterTopologyBinding, Queue, Topology
-from taugen.api.kueue.schema import DIALECT, ManifestSchema
+from taugen.api.schema import manifest_schema_files
+from taugen.models.schemas import SCHEMA_DIR
 
-SCHEMA_DIR = PACKAGE / "schemas"
 KAI_TOPOLOGY_API = "kai.scheduler/v1alpha1"
 QUEUE_API = "scheduling.run.ai/v2"
 GROVE_API = "grove.io/v1alpha1"
@@ -26,37 +21,9 @@ KINDS: dict[tuple[str, str], type[BaseModel]] = {
     (GROVE_API, "ClusterTopologyBinding"): ClusterTopologyBinding,
 }
 
-__all__ = ["GROVE_API", "KAI_TOPOLOGY_API", "KINDS", "QUEUE_API", "kai_schema_files", "write_kai_schemas"]
-
-
-def schema_file_name(api_version: str, kind: str) -> str:
-    group, version = api_version.split("/")
-    return f"{group}/{kind.lower()}_{version}.json"
-
-
-def _schema(api_version: str, kind: str, model: type[BaseModel]) -> dict[str, Any]:
-    return {
-        "$schema": DIALECT,
-        "$id": f"https://taugen.tau.azure.com/schemas/{schema_file_name(api_version, kind)}",
-        **model.model_json_schema(schema_generator=ManifestSchema),
-        "title": f"{kind} ({api_version})",
-    }
+__all__ = ["GROVE_API", "KAI_TOPOLOGY_API", "KINDS", "QUEUE_API", "SCHEMA_DIR", "kai_schema_files"]
 
 
 def kai_schema_files() -> dict[str, bytes]:
     """`<group>/<kind>_<version>.json` (relative to schemas/) -> deterministic JSON text."""
-    return {
-        schema_file_name(api, kind): (
-            json.dumps(_schema(api, kind, model), indent=2, sort_keys=True) + "\n"
-        ).encode()
-        for (api, kind), model in KINDS.items()
-    }
-
-
-def write_kai_schemas(folder: Path = SCHEMA_DIR) -> list[Path]:
-    written = []
-    for name, text in kai_schema_files().items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_bytes(text)
-        written.append(folder / name)
-    return written
+    return manifest_schema_files(KINDS)

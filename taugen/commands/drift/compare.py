@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from taugen.compile.manifest import MANAGED_BY
+from taugen.compile.nodelabels.base import NODES_DIR
 from taugen.errors import Problem
 from taugen.load.document import load_documents
 from taugen.load.inventory import Inventory, NodeFacts
 from taugen.resolve.labels import OWN_PREFIXES
-
-NODES_DIR = "nodes"  # where every node-label backend writes (R29; taugen/compile/nodelabels)
 
 
 @dataclass(frozen=True)

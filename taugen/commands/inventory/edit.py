@@ -18,6 +18,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 from taugen.commands.inventory.changes import PROVIDER_PREFIX, provider_labels
 from taugen.load.inventory import Inventory, NodeFacts
 from taugen.quantity import Quantity
+from taugen.timestamps import utc_text
 
 _PLAIN_WOULD_CHANGE_TYPE = re.compile(r"[-+]?[0-9][0-9._eE+-]*")
 
@@ -38,7 +39,7 @@ def refreshed_text(text: str, live: Inventory) -> str:
         update_node(item, new[item["name"]], default_site)
     for name in sorted(set(new) - present):
         nodes.append(new_node(new[name], default_site, flow))
-    data["observedAt"] = DoubleQuotedScalarString(_rfc3339(live))
+    data["observedAt"] = DoubleQuotedScalarString(utc_text(live.observed_at))
     out = io.StringIO()
     yaml.dump(data, out)
     return out.getvalue()
@@ -62,10 +63,6 @@ def _indent(text: str) -> tuple[int, int]:
 
 def _flow(value: Any) -> bool:
     return isinstance(value, CommentedMap) and value.fa.flow_style()
-
-
-def _rfc3339(live: Inventory) -> str:
-    return live.observed_at.isoformat().replace("+00:00", "Z")
 
 
 def update_node(item: CommentedMap, node: NodeFacts, default_site: str | None) -> None:

@@ -17,17 +17,16 @@ from taugen.commands.inventory.edit import refreshed_text
 from taugen.context.project import pick_cluster
 from taugen.errors import InputError
 from taugen.load.document import read_text
-from taugen.load.inventory import Inventory, load_inventory
+from taugen.load.inventory import NATIVE, Form, Inventory, load_inventory
 from taugen.load.project import load_project
+from taugen.timestamps import utc_text
 from taugen.write.safewrite import refuse_unsafe, write_file
-
-NATIVE, NODELIST = "ClusterInventory", "NodeList"
 
 
 @dataclass(frozen=True)
 class ImportResult:
     target: Path
-    form: str  # the target's form: ClusterInventory (edited) or NodeList (replaced)
+    form: Form  # the target's: ClusterInventory (edited) or NodeList (replaced)
     observed_at: tuple[str, str]  # before, after
     changes: FleetChanges
     changed_file: bool  # the new text differs from the file
@@ -39,16 +38,15 @@ def import_nodes(source: Path, target: Path, dry_run: bool) -> ImportResult:
         refuse_unsafe(target)  # before reading it: a link is never followed
     live = _live(source)
     current = load_inventory(target)
-    native = bool(current.nodes) and current.nodes[0].native
     text = read_text(target)
-    new_text = refreshed_text(text, live) if native else read_text(source)
+    new_text = refreshed_text(text, live) if current.form == NATIVE else read_text(source)
     changed = new_text != text
     if changed and not dry_run:
         _write_atomically(target, new_text)
     return ImportResult(
         target,
-        NATIVE if native else NODELIST,
-        (_stamp(current), _stamp(live)),
+        current.form,
+        (utc_text(current.observed_at), utc_text(live.observed_at)),
         fleet_changes(current, live),
         changed,
         changed and not dry_run,
@@ -57,7 +55,7 @@ def import_nodes(source: Path, target: Path, dry_run: bool) -> ImportResult:
 
 def _live(source: Path) -> Inventory:
     live = load_inventory(source)
-    if live.nodes[0].native:
+    if live.form == NATIVE:
         raise InputError(
             [
                 live.doc.at(["kind"]).problem(
@@ -68,10 +66,6 @@ def _live(source: Path) -> Inventory:
             ]
         )
     return live
-
-
-def _stamp(inventory: Inventory) -> str:
-    return inventory.observed_at.isoformat().replace("+00:00", "Z")
 
 
 def _write_atomically(target: Path, text: str) -> None:

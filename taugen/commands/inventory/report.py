@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from taugen.commands.inventory.refresh import NATIVE, ImportResult
+from taugen.commands.inventory.refresh import ImportResult
 from taugen.jsontext import dumps
+from taugen.load.inventory import NATIVE
 
 
 def _action(result: ImportResult) -> str:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC
 
 from taugen.context.cluster import ClusterView
 from taugen.jsontext import dumps
 from taugen.resolve.counts import DomainCount, count_domains
 from taugen.resolve.domains import SINGLETON
+from taugen.timestamps import utc_text
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ def summarize(view: ClusterView) -> InventorySummary:
     return InventorySummary(
         view.name,
         view.relative(view.resolved.inventory.path),
-        view.resolved.observed_at.astimezone(UTC).isoformat().replace("+00:00", "Z"),
+        utc_text(view.resolved.observed_at),
         len(nodes),
         sum(n.ready for n in nodes),
         sum(n.gpu_class is not None for n in nodes),

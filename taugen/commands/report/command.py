@@ -21,6 +21,7 @@ from taugen.models.lock import Lock
 from taugen.models.project import Cluster
 from taugen.progress import Progress, silent
 from taugen.resolve.cluster import resolve
+from taugen.timestamps import utc_text
 from taugen.write.safewrite import refuse_unsafe, write_file
 
 
@@ -97,7 +98,7 @@ def _view(
     simulation = simulated[1] if simulated and simulated[0] == cluster.name else None
     return ClusterView(
         cluster.name,
-        resolved.observed_at.isoformat().replace("+00:00", "Z"),
+        utc_text(resolved.observed_at),
         tree([*hosts, *ghosts]),
         class_rows(resolved, entry.gpuQuota if entry else None),
         sum(n.gpu_class is None for n in resolved.nodes),

@@ -8,6 +8,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
+from taugen.diff.changes import ObjectAction
+from taugen.simulate.model import Status
+
 Level = Literal["site", "network-domain", "accelerator-domain"]
 LEVELS: tuple[Level, ...] = ("site", "network-domain", "accelerator-domain")
 Mark = Literal["added", "removed", "moved", "changed"]
@@ -75,7 +78,7 @@ class HostMark:
 
 @dataclass(frozen=True)
 class ChangeRow:
-    action: str  # add | change | remove
+    action: ObjectAction
     headline: str
     risks: tuple[str, ...]  # risk class ids
 
@@ -104,7 +107,7 @@ class SimRun:
 
     name: str
     namespace: str
-    status: str  # admitted, pending or evicted (S5)
+    status: Status  # S5
     reason: str  # why it is not admitted; "" when it is
     flavor: str
     ranks: tuple[str, ...]  # the host of rank i (S4); empty when pending or not topology-aware

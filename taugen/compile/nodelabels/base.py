@@ -11,7 +11,7 @@ from taugen.resolve.cluster import ResolvedNode
 from taugen.resolve.domains import SINGLETON
 from taugen.resolve.labels import NETWORK_DOMAIN
 
-NODES_DIR = "nodes"
+NODES_DIR = "nodes"  # out/<cluster>/nodes/: every backend's files, read back by validate, drift, simulate
 NO_CLASS_FILE = f"{NODES_DIR}/_no-gpu-class.yaml"
 SINGLE_HOSTS = "_single-hosts"
 
