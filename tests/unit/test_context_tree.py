@@ -118,11 +118,11 @@ def test_drift_is_the_same_on_either_form(examples: dict[str, Path]) -> None:
 
 def _without_managed_by(found: Drift) -> Drift:
     def drop(d: LabelDrift) -> LabelDrift:
-        return LabelDrift(
-            *(
-                d.node,
-                *({k: v for k, v in m.items() if k != MANAGED_BY} for m in (d.missing, d.extra, d.different)),
-            )
+        return replace(
+            d,
+            missing={k: v for k, v in d.missing.items() if k != MANAGED_BY},
+            extra={k: v for k, v in d.extra.items() if k != MANAGED_BY},
+            different={k: v for k, v in d.different.items() if k != MANAGED_BY},
         )
 
     kept = (d for d in map(drop, found.labels) if d.missing or d.extra or d.different)
