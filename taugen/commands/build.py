@@ -12,6 +12,7 @@ from taugen.compile.cluster import cluster_backend, cluster_manifests
 from taugen.compile.decorate import decorate
 from taugen.compile.digest import catalog_digest
 from taugen.compile.quota import plan_quotas
+from taugen.context.cluster import cluster_view
 from taugen.context.project import select_clusters
 from taugen.emit.canonical import emit_objects, render
 from taugen.errors import InputError, Problem, ProblemCollector
@@ -23,13 +24,12 @@ from taugen.load.project import (
     load_project,
     load_project_profiles,
 )
-from taugen.lock.history import check_total, quota_history
+from taugen.lock.history import check_total
 from taugen.lock.lockfile import LockState, lock_bytes, read_lock
 from taugen.lock.staleness import check_fresh
 from taugen.models.lock import ClusterLock, Lock
 from taugen.models.project import Cluster
 from taugen.progress import Progress, silent
-from taugen.resolve.cluster import resolve
 from taugen.validate.gate import check_tree
 from taugen.write.cache import Request, lookup, store
 from taugen.write.check import describe
@@ -166,8 +166,9 @@ def _compile(
     previous = state.lock.clusters.get(cluster.name)
     check_fresh(cluster, inputs.inventory, previous, options.now, options.allow_stale, loaded.lock_path)
     options.progress(f"resolving and compiling cluster {cluster.name}")
-    resolved = resolve(inputs)
-    history = quota_history(cluster, state, loaded.lock_path, loaded.output_root(None) / cluster.name)
+    view = cluster_view(loaded, cluster, state, inputs)
+    resolved, history = view.resolved, view.history
+    # the view plans without --allow-quota-decrease; a build plans with the option it was given
     quotas, quota_warnings = plan_quotas(resolved, history.marks, options.allow_quota_decrease)
     check_total(cluster, history, quotas, options.allow_quota_decrease)
     digest = catalog_digest(resolved, profiles, quotas)

@@ -1,4 +1,10 @@
-"""One cluster as explain, inventory and drift see it: resolved inputs and the high-water marks."""
+"""One cluster as every command sees it: its inputs loaded and resolved once, with its quotas.
+
+`taugen build` and every command after it (explain, inventory show, report, drift, render,
+preflight, profiles, simulate) see the same cluster: the inputs `load_cluster_inputs` reads,
+resolved as a build resolves them, and the GPU quota history a build starts from (R26, R35:
+the lock's high-water marks, else the committed tree's queue). Nothing is compiled or written.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +14,10 @@ from pathlib import Path
 
 from taugen.compile.quota import ClassQuota, plan_quotas
 from taugen.context.project import pick_cluster
-from taugen.load.project import LoadedProject, load_cluster_inputs, load_project
-from taugen.lock.lockfile import read_lock
+from taugen.load.inventory import Inventory
+from taugen.load.project import ClusterInputs, LoadedProject, load_cluster_inputs, load_project
+from taugen.lock.history import QuotaHistory, quota_history
+from taugen.lock.lockfile import LockState, read_lock
 from taugen.models.project import Cluster
 from taugen.resolve.cluster import ResolvedCluster, resolve
 
@@ -18,13 +26,28 @@ from taugen.resolve.cluster import ResolvedCluster, resolve
 class ClusterView:
     loaded: LoadedProject
     cluster: Cluster
+    inputs: ClusterInputs
     resolved: ResolvedCluster
-    high_water: Mapping[str, int]  # R26: gpuQuota in the committed lock
-    quotas: tuple[ClassQuota, ...]  # what a build would write, high-water marks included
+    history: QuotaHistory  # R26, R35: where the high-water marks come from
+    quotas: tuple[ClassQuota, ...]  # what a build writes without --allow-quota-decrease
 
     @property
     def name(self) -> str:
         return self.cluster.name
+
+    @property
+    def inventory(self) -> Inventory:
+        return self.inputs.inventory
+
+    @property
+    def folder(self) -> Path:
+        """The cluster's committed tree: out/<cluster>/ of the project's output root."""
+        return cluster_folder(self.loaded, self.cluster)
+
+    @property
+    def high_water(self) -> Mapping[str, int]:
+        """Per gpu-class high-water mark (R26); empty before the first build."""
+        return self.history.marks
 
     def relative(self, path: Path) -> str:
         """A path as the project names it: relative to the project file's folder."""
@@ -37,12 +60,27 @@ class ClusterView:
         return next((q for q in self.quotas if q.gpu_class == gpu_class), None)
 
 
+def cluster_folder(loaded: LoadedProject, cluster: Cluster) -> Path:
+    return loaded.output_root(None) / cluster.name
+
+
+def cluster_view(
+    loaded: LoadedProject,
+    cluster: Cluster,
+    lock: LockState | None = None,
+    inputs: ClusterInputs | None = None,
+) -> ClusterView:
+    """Resolve `cluster` as `taugen build` does, from `inputs` when the caller has loaded them
+    (build checks their age first, R31) and against `lock` when it has read it."""
+    inputs = inputs if inputs is not None else load_cluster_inputs(loaded, cluster)
+    resolved = resolve(inputs)
+    state = lock if lock is not None else read_lock(loaded.lock_path)
+    history = quota_history(cluster, state, loaded.lock_path, cluster_folder(loaded, cluster))
+    quotas, _ = plan_quotas(resolved, history.marks, allow_decrease=False)
+    return ClusterView(loaded, cluster, inputs, resolved, history, tuple(quotas))
+
+
 def load_view(config: Path, name: str | None) -> ClusterView:
-    """Load and resolve one cluster as `taugen build` does; nothing is compiled or written."""
+    """One cluster of the project file `config`: --cluster NAME, else the only one."""
     loaded = load_project(config)
-    cluster = pick_cluster(loaded, name)
-    resolved = resolve(load_cluster_inputs(loaded, cluster))
-    entry = read_lock(loaded.lock_path).lock.clusters.get(cluster.name)
-    high_water = dict(entry.gpuQuota) if entry else {}
-    quotas, _ = plan_quotas(resolved, high_water, allow_decrease=False)
-    return ClusterView(loaded, cluster, resolved, high_water, tuple(quotas))
+    return cluster_view(loaded, pick_cluster(loaded, name))

@@ -21,7 +21,7 @@ from ruamel.yaml.resolver import implicit_resolvers
 
 from taugen.errors import InputError, Problem
 from taugen.load import fast, limits
-from taugen.load.document import parse_documents, read_text
+from taugen.load.document import Document, parse_documents, read_text
 
 CORE = {f"tag:yaml.org,2002:{t}" for t in ("null", "bool", "int", "float", "merge")}
 HINT = "a compiled tree is what `taugen build` writes: run it, or fix the file"
@@ -58,3 +58,9 @@ def tree_documents(path: Path, text: str) -> list[Any]:
 def load_tree_documents(path: Path) -> list[Any]:
     """tree_documents of a file, read as read_text reads every input (bounded, UTF-8)."""
     return tree_documents(path, read_text(path))
+
+
+def tree_file(path: Path) -> list[Document]:
+    """load_tree_documents as Documents, whose positions are found when a problem asks."""
+    text = read_text(path)
+    return [Document(path, d, text=text, index=i) for i, d in enumerate(tree_documents(path, text))]

@@ -36,6 +36,11 @@ class QuotaHistory:
     source: Path | None = None  # the committed file read when the lock had no entry
     warnings: tuple[Problem, ...] = ()
 
+    @property
+    def known(self) -> bool:
+        """Whether the lock or the committed tree gave the marks; False: a new history starts."""
+        return self.source is not None or not self.warnings
+
 
 def quota_history(cluster: Cluster, state: LockState, lock_path: Path, folder: Path) -> QuotaHistory:
     """The high-water marks of `cluster`, whose committed tree is `folder` (R35)."""

@@ -8,14 +8,15 @@ from pathlib import Path
 
 from taugen.compile.backends.kueue import SLOT
 from taugen.compile.catalog import LEVEL_OF
+from taugen.context.catalog import CatalogEntry
 from taugen.context.project import pick_cluster
+from taugen.context.session import open_project
 from taugen.errors import InputError, Problem
-from taugen.load.project import LoadedProject, load_project, load_project_profiles
+from taugen.load.project import LoadedProject
 from taugen.models.profile import Policy
 from taugen.models.project import Cluster, Tenant
 from taugen.models.run import Run, Workload
 from taugen.quantity import Quantity
-from taugen.runs.catalog import CatalogEntry
 from taugen.runs.load import LoadedRun, load_run
 from taugen.runs.policy import deprecation, not_ready, resolve_policy
 from taugen.runs.shape import check_shape, is_multi_node
@@ -79,10 +80,10 @@ class RunContext:
 def resolve_run(run_file: Path, project_file: Path) -> RunContext:
     """Everything render and preflight need; InputError (exit 2) when the run cannot be rendered."""
     loaded_run = load_run(run_file)
-    project = load_project(project_file)
-    cluster = _cluster(project, loaded_run)
+    project = open_project(project_file)
+    cluster = _cluster(project.loaded, loaded_run)
     tenant = run_tenant(cluster, loaded_run)
-    state = cluster_state(project, cluster, load_project_profiles(project))
+    state = cluster_state(project, cluster)
     require_fresh(state)
     entry = catalog_entry(state, loaded_run)
     policy = resolve_policy(loaded_run, entry, state)

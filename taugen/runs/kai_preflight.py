@@ -7,23 +7,16 @@ when GPUs are free and is the first reclaimed (preemptible, K4). Only `limit` is
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from taugen.api.kai.models import Queue, QueueResource
-from taugen.compile.backends.kai import QUEUES_FILE, leaf_queue
-from taugen.errors import InputError, Problem
-from taugen.load.document import load_documents
+from taugen.compile.backends.kai import leaf_queue
 from taugen.load.inventory import GPU
-from taugen.load.validate import validate
 from taugen.quantity import Quantity
 from taugen.runs.checks import Check, Placeable, total
 from taugen.runs.context import RunContext
 
-REBUILD = "run `taugen build`: it writes the cluster's tree"
-
 
 def kai_checks(context: RunContext, request: dict[str, Quantity]) -> Placeable:
-    queues = _queues(context.state.folder / QUEUES_FILE)
+    queues = context.state.tree.kai_queues()
     name = leaf_queue(context.tenant.namespace)
     leaf = queues.get(name)
     if leaf is None:
@@ -61,11 +54,3 @@ def _quota(context: RunContext, leaf: Queue, request: dict[str, Quantity]) -> Ch
             "(over-quota work is reclaimed first)",
         )
     return Check("quota", True, f"{where} of quota {'unlimited' if deserved < 0 else f'{deserved:g}'}")
-
-
-def _queues(path: Path) -> dict[str, Queue]:
-    if not path.is_file():
-        raise InputError([Problem(path, 0, 0, "tree", "not found: the cluster is not built", REBUILD)])
-    docs = [d for d in load_documents(path) if isinstance(d.data, dict) and d.data.get("kind") == "Queue"]
-    queues = [validate(Queue, d, "tree") for d in docs]
-    return {q.metadata.name or "": q for q in queues}

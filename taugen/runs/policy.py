@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from taugen.compile.catalog import not_ready_reason
+from taugen.context.catalog import Catalog, CatalogEntry
 from taugen.errors import InputError, Problem
 from taugen.load.profiles import ReplacementLoop, replacement_chain
 from taugen.models.profile import Policy
 from taugen.resolve.rules import gpu_class_error
-from taugen.runs.catalog import Catalog, CatalogEntry
 from taugen.runs.load import LoadedRun
-from taugen.runs.state import ClusterState, current_quotas
+from taugen.runs.state import ClusterState
 
 
 def resolve_policy(loaded: LoadedRun, entry: CatalogEntry, state: ClusterState) -> Policy:
@@ -30,8 +30,8 @@ def not_ready(loaded: LoadedRun, entry: CatalogEntry, policy: Policy, state: Clu
     gpu-class the same reason the catalog would give, from the same inputs."""
     if policy.gpu_class == entry.policy.gpu_class:
         return None if entry.ready else entry.reason or f"profile {entry.name} is not ready"
-    quotas = current_quotas(state.loaded, state.cluster, state.resolved)
-    reason = not_ready_reason(state.cluster.name, policy.gpu_class, {q.gpu_class: q for q in quotas})
+    quotas = {q.gpu_class: q for q in state.view.quotas}
+    reason = not_ready_reason(state.cluster.name, policy.gpu_class, quotas)
     return None if reason is None else f"{reason} (policy.gpu_class of the run)"
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from taugen.compile.backends.kueue import CPU_FLAVOR
+from taugen.context.kueue_tree import Flavor, KueueTree
 from taugen.quantity import Quantity
 from taugen.resolve.labels import GPU_CLASS
 from taugen.runs.capacity import Domain
@@ -18,7 +19,6 @@ from taugen.runs.checks import Check, Placeable, SchedulerChecks, total
 from taugen.runs.context import RunContext
 from taugen.runs.kai_preflight import kai_checks
 from taugen.runs.topology import TopologyFit, fit_topology
-from taugen.runs.tree import CompiledTree, Flavor, read_tree
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ def preflight(context: RunContext) -> Preflight:
 def _kueue(context: RunContext, request: dict[str, Quantity]) -> Placeable:
     """§7: a flavor matching the class on its gpu-class label alone; nominal quota covers the run."""
     state = context.state
-    tree = read_tree(state.folder, state.cluster.clusterQueue)
+    tree = state.tree.kueue(state.cluster.clusterQueue)
     flavor, check = _flavor(context, tree)
     if flavor is None:
         return Placeable([check], go_on=False)
@@ -69,7 +69,7 @@ def _profile(context: RunContext) -> Check:
     return Check("profile", False, f"{context.entry.name} is not ready: {context.not_ready}")
 
 
-def _flavor(context: RunContext, tree: CompiledTree) -> tuple[Flavor | None, Check]:
+def _flavor(context: RunContext, tree: KueueTree) -> tuple[Flavor | None, Check]:
     gpu_class = context.policy.gpu_class
     if gpu_class is None:
         cpu = next((f for f in tree.flavors if f.name == CPU_FLAVOR), None)
@@ -84,7 +84,7 @@ def _flavor(context: RunContext, tree: CompiledTree) -> tuple[Flavor | None, Che
     return chosen, Check("flavor", True, f"{chosen.name} (nodeLabels {GPU_CLASS}={gpu_class})")
 
 
-def _quota(context: RunContext, tree: CompiledTree, flavor: Flavor, request: dict[str, Quantity]) -> Check:
+def _quota(context: RunContext, tree: KueueTree, flavor: Flavor, request: dict[str, Quantity]) -> Check:
     queue = tree.queue
     quota = queue.flavor(flavor.name)
     if quota is None:

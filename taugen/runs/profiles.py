@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from taugen.context.catalog import CatalogEntry
 from taugen.context.project import select_clusters
+from taugen.context.session import open_project
 from taugen.errors import Problem
-from taugen.load.project import load_project, load_project_profiles
-from taugen.runs.catalog import CatalogEntry
 from taugen.runs.state import cluster_state, stale_problem
 
 COLUMNS = ("CLUSTER", "PROFILE", "TIER", "GPU-CLASS", "TOPOLOGY", "LEVEL", "READY", "NOTE")
@@ -22,11 +22,10 @@ class ProfileTable:
 
 
 def profile_tables(project_file: Path, cluster: str | None = None) -> list[ProfileTable]:
-    loaded = load_project(project_file)
-    profiles = load_project_profiles(loaded)
+    project = open_project(project_file)
     tables = []
-    for chosen in select_clusters(loaded, cluster):
-        state = cluster_state(loaded, chosen, profiles)
+    for chosen in select_clusters(project.loaded, cluster):
+        state = cluster_state(project, chosen)
         stale = stale_problem(state).as_warning() if state.stale else None
         tables.append(ProfileTable(chosen.name, tuple(state.catalog.body.profiles), stale))
     return tables

@@ -7,33 +7,46 @@ committed tree is stale (R32).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from taugen.compile.catalog import CATALOG_FILE, CATALOG_KEY, catalog
 from taugen.compile.digest import catalog_digest
-from taugen.compile.quota import ClassQuota, plan_quotas
+from taugen.context.catalog import Catalog, CatalogBody
+from taugen.context.cluster import ClusterView, cluster_folder
+from taugen.context.session import ProjectContext
+from taugen.context.tree import CompiledTree
 from taugen.errors import InputError, Problem
 from taugen.load.compiled import tree_documents
-from taugen.load.profiles import LoadedProfile
-from taugen.load.project import LoadedProject, load_cluster_inputs
-from taugen.lock.history import quota_history
-from taugen.lock.lockfile import read_lock
+from taugen.load.project import LoadedProject
 from taugen.models.project import Cluster
-from taugen.resolve.cluster import ResolvedCluster, resolve
-from taugen.runs.catalog import Catalog, CatalogBody, read_catalog
+from taugen.resolve.cluster import ResolvedCluster
 
 
 @dataclass(frozen=True)
 class ClusterState:
-    loaded: LoadedProject
-    cluster: Cluster
-    resolved: ResolvedCluster
-    folder: Path  # out/<cluster>/
+    view: ClusterView  # the current inputs, resolved once (taugen/context)
+    tree: CompiledTree  # the committed out/<cluster>/
     catalog: Catalog
     digest: str  # of the current inputs
     expected: CatalogBody  # what a build of the current inputs writes (issue 17: never trust an edit)
+
+    @property
+    def loaded(self) -> LoadedProject:
+        return self.view.loaded
+
+    @property
+    def cluster(self) -> Cluster:
+        return self.view.cluster
+
+    @property
+    def resolved(self) -> ResolvedCluster:
+        return self.view.resolved
+
+    @property
+    def folder(self) -> Path:
+        """out/<cluster>/"""
+        return self.tree.folder
 
     @property
     def stale(self) -> bool:
@@ -44,24 +57,19 @@ class ClusterState:
         return self.resolved.rules.series_to_class()
 
 
-def cluster_state(loaded: LoadedProject, cluster: Cluster, profiles: Sequence[LoadedProfile]) -> ClusterState:
-    folder = loaded.output_root(None) / cluster.name
-    committed = read_catalog(folder)
-    resolved = resolve(load_cluster_inputs(loaded, cluster))
-    quotas = current_quotas(loaded, cluster, resolved)
-    digest = catalog_digest(resolved, profiles, quotas)
-    text = catalog(resolved, profiles, quotas, digest).obj["data"][CATALOG_KEY]
+def cluster_state(project: ProjectContext, cluster: Cluster) -> ClusterState:
+    """The committed catalog beside the one a build of the current inputs writes (R30, R32);
+    exit 2 when the cluster is not built, before its inputs are resolved."""
+    profiles = project.profiles
+    tree = CompiledTree.read(cluster_folder(project.loaded, cluster))
+    committed = tree.catalog()
+    view = project.cluster(cluster)
+    quotas = list(view.quotas)
+    digest = catalog_digest(view.resolved, profiles, quotas)
+    text = catalog(view.resolved, profiles, quotas, digest).obj["data"][CATALOG_KEY]
     # read back as the committed catalog is (load/compiled.py), so the two compare alike
-    expected = CatalogBody.model_validate(tree_documents(folder / CATALOG_FILE, text)[0])
-    return ClusterState(loaded, cluster, resolved, folder, committed, digest, expected)
-
-
-def current_quotas(loaded: LoadedProject, cluster: Cluster, resolved: ResolvedCluster) -> list[ClassQuota]:
-    """The quotas a build of the current inputs writes (R26: the lock's, else the tree's, marks)."""
-    history = quota_history(
-        cluster, read_lock(loaded.lock_path), loaded.lock_path, loaded.output_root(None) / cluster.name
-    )
-    return plan_quotas(resolved, history.marks, allow_decrease=False)[0]
+    expected = CatalogBody.model_validate(tree_documents(view.folder / CATALOG_FILE, text)[0])
+    return ClusterState(view, tree, committed, digest, expected)
 
 
 def stale_problem(state: ClusterState) -> Problem:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from taugen.simulate.model import RunResult
-from taugen.simulate.project import SimulateOptions, Simulation, run_simulation
+from taugen.simulate.project import Setup, SimulateOptions, Simulation, prepare, simulate_tree
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,8 @@ def simulate_sides(
     workloads: Path, project_file: Path, base: Mapping[str, bytes], head: Mapping[str, bytes], label: str
 ) -> SimulationDiff:
     """Each side's tree files (relative to its root) are written to a temporary folder."""
-    before, after = (_simulate(workloads, project_file, files) for files in (base, head))
+    setup = prepare(SimulateOptions(workloads, project_file))  # the project loaded once, for both
+    before, after = (_simulate(setup, files) for files in (base, head))
     old = {r.key: r for r in before.result.runs}
     impacts = tuple(
         RunImpact(r.key, old[r.key], r) for r in after.result.runs if r.key in old and _differs(old[r.key], r)
@@ -47,14 +48,14 @@ def simulate_sides(
     return SimulationDiff(label, after.cluster, len(after.result.runs), impacts)
 
 
-def _simulate(workloads: Path, project_file: Path, files: Mapping[str, bytes]) -> Simulation:
+def _simulate(setup: Setup, files: Mapping[str, bytes]) -> Simulation:
     with tempfile.TemporaryDirectory(prefix="taugen-simulate-") as folder:
         root = Path(folder)
         for name, content in files.items():
             target = root / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(content)
-        return run_simulation(SimulateOptions(workloads, project_file, tree=root))
+        return simulate_tree(setup, root)
 
 
 def _differs(old: RunResult, new: RunResult) -> bool:

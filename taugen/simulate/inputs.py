@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 from taugen.compile.backends.kueue import CPU_FLAVOR, SLOT, TOPOLOGY
 from taugen.compile.common import PRIORITY_TIERS
+from taugen.context.kueue_tree import KueueTree
+from taugen.context.node_labels import NodeLabels
 from taugen.errors import InputError, Problem
 from taugen.load.inventory import GPU
 from taugen.models.run import Workload
@@ -14,9 +16,7 @@ from taugen.resolve.domains import hostname_of
 from taugen.resolve.labels import GPU_CLASS, LEVELS
 from taugen.runs.context import RunContext
 from taugen.runs.state import ClusterState
-from taugen.runs.tree import CompiledTree
 from taugen.simulate.model import RunningPod, SimFlavor, SimInput, SimNode, SimRun
-from taugen.simulate.tree_nodes import tree_node_labels
 from taugen.simulate.units import as_units
 from taugen.simulate.workloads import RULE, LoadedWorkloads
 from taugen.timestamps import utc_sortable
@@ -26,17 +26,16 @@ PRIORITY = dict(PRIORITY_TIERS)
 
 def sim_input(
     state: ClusterState,
-    tree: CompiledTree,
+    tree: KueueTree,
+    labels: NodeLabels | None,
     loaded: LoadedWorkloads,
     contexts: Sequence[RunContext],
-    other_tree: bool = False,
 ) -> SimInput:
     """For another tree than the project's (--tree, a side of a diff), node labels (class,
-    topology) come from its Node manifests, so each side places nodes by its own; the project's
-    tree is fresh (R32), so its labels are the resolved ones. Readiness and allocatable always
-    come from the inventory."""
+    topology) are that tree's (`labels`: its partial Nodes or NodeFeatureRules), so each side
+    places nodes by its own; the project's tree is fresh (R32), so its labels are the resolved
+    ones (`labels` None). Readiness and allocatable always come from the inventory."""
     flavor_of = _flavor_of_class(tree)
-    labels = tree_node_labels(tree.folder) if other_tree else None
     nodes = tuple(_node(n, flavor_of, labels) for n in state.resolved.nodes)
     runs = tuple(_run(c, flavor_of) for c in contexts)
     problems = _unknown_nodes(loaded, {n.name for n in nodes}, {r.key.split("/")[1]: r for r in runs})
@@ -51,7 +50,7 @@ def sim_input(
     return SimInput(TOPOLOGY, LEVELS, _flavors(tree), nodes, runs, running, down)
 
 
-def _flavor_of_class(tree: CompiledTree) -> dict[str | None, str]:
+def _flavor_of_class(tree: KueueTree) -> dict[str | None, str]:
     """gpu-class -> the first queued TAS flavor matching it on that label alone (§7); None -> CPU."""
     found: dict[str | None, str] = {None: CPU_FLAVOR}
     queued = [f.name for f in tree.queue.flavors]
@@ -64,14 +63,12 @@ def _flavor_of_class(tree: CompiledTree) -> dict[str | None, str]:
     return found
 
 
-def _flavors(tree: CompiledTree) -> tuple[SimFlavor, ...]:
+def _flavors(tree: KueueTree) -> tuple[SimFlavor, ...]:
     tas = {f.name for f in tree.flavors if f.topology is not None}
     return tuple(SimFlavor(q.name, as_units(q.nominal), q.name in tas) for q in tree.queue.flavors)
 
 
-def _node(
-    node: ResolvedNode, flavor_of: dict[str | None, str], tree_labels: dict[str, dict[str, str]] | None
-) -> SimNode:
+def _node(node: ResolvedNode, flavor_of: dict[str | None, str], tree_labels: NodeLabels | None) -> SimNode:
     allocatable = as_units(node.facts.allocatable)
     labels = node.labels if tree_labels is None else tree_labels.get(node.name, {})
     gpu_class = labels.get(GPU_CLASS)

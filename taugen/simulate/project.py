@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from taugen.context.project import pick_cluster
+from taugen.context.session import ProjectContext, open_project
+from taugen.context.tree import CompiledTree
 from taugen.errors import InputError, Problem
-from taugen.load.project import LoadedProject, load_project, load_project_profiles
+from taugen.load.project import LoadedProject
 from taugen.models.project import Cluster
-from taugen.runs.state import cluster_state, require_fresh
-from taugen.runs.tree import read_tree
+from taugen.runs.state import ClusterState, cluster_state, require_fresh
 from taugen.simulate.engine import simulate
 from taugen.simulate.inputs import sim_input
 from taugen.simulate.model import SimInput, SimResult
@@ -38,18 +39,40 @@ class Simulation:
     result: SimResult
 
 
-def run_simulation(options: SimulateOptions) -> Simulation:
+@dataclass(frozen=True)
+class Setup:
+    """What every tree of one simulation shares: the WorkloadSet and the project's cluster."""
+
+    workloads: LoadedWorkloads
+    state: ClusterState
+
+
+def prepare(options: SimulateOptions, project: ProjectContext | None = None) -> Setup:
+    """Load the set and its cluster (from `project` when the command has opened it); R32."""
     loaded = load_workloads(options.workloads)
-    project = load_project(options.project_file)
-    cluster = _cluster(project, loaded, options.cluster)
-    state = cluster_state(project, cluster, load_project_profiles(project))
+    project = project if project is not None else open_project(options.project_file)
+    state = cluster_state(project, _cluster(project.loaded, loaded, options.cluster))
     require_fresh(state)
-    folder = options.tree or state.folder
-    if (folder / cluster.name).is_dir():  # an output root holding the cluster's folder
-        folder = folder / cluster.name
-    tree = read_tree(folder, cluster.clusterQueue)
-    source = sim_input(state, tree, loaded, resolve_runs(loaded, state), options.tree is not None)
-    return Simulation(cluster.name, folder, source, simulate(source))
+    return Setup(loaded, state)
+
+
+def simulate_tree(setup: Setup, other: Path | None = None) -> Simulation:
+    """The set simulated on the project's tree, or on `other` (a cluster folder or an output
+    root), whose own node labels then place the nodes."""
+    state, name = setup.state, setup.state.cluster.name
+    folder = other or state.folder
+    if (folder / name).is_dir():  # an output root holding the cluster's folder
+        folder = folder / name
+    tree = state.tree if folder == state.folder else CompiledTree.read(folder)
+    kueue = tree.kueue(state.cluster.clusterQueue)
+    labels = tree.node_labels() if other is not None else None
+    runs = resolve_runs(setup.workloads, state)
+    source = sim_input(state, kueue, labels, setup.workloads, runs)
+    return Simulation(name, folder, source, simulate(source))
+
+
+def run_simulation(options: SimulateOptions, project: ProjectContext | None = None) -> Simulation:
+    return simulate_tree(prepare(options, project), options.tree)
 
 
 def _cluster(project: LoadedProject, loaded: LoadedWorkloads, wanted: str | None) -> Cluster:

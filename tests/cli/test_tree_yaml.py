@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from taugen.context.catalog import read_catalog
+from taugen.context.tree import CompiledTree
 from taugen.errors import InputError
-from taugen.runs.catalog import read_catalog
-from taugen.simulate.tree_nodes import tree_node_labels
 from tests.conftest import Run
 from tests.support.helpers import gpu_node, inventory, rules, write_project
 
@@ -89,12 +89,12 @@ def test_diff_refuses_a_binary_scalar_with_its_position(
 def test_simulate_reads_a_trees_node_labels_as_yaml_1_2(tmp_path: Path, run: Run) -> None:
     _built(tmp_path, run)
     _edit(tmp_path, PLAIN)
-    labels = tree_node_labels(tmp_path / "out" / "c1")
+    labels = CompiledTree.read(tmp_path / "out" / "c1").node_labels()
     assert labels is not None
     assert {k: v for k, v in labels["h-0"].items() if k.startswith("pool.")} == LABELS
     path = _edit(tmp_path, {"spot: yes": "spot: !!binary eWVz"})
     with pytest.raises(InputError) as err:
-        tree_node_labels(tmp_path / "out" / "c1")
+        CompiledTree.read(tmp_path / "out" / "c1").node_labels()
     assert [p.render() for p in err.value.problems] == [
         f"{path}:11:28: error: {BINARY_PROBLEM}\n  hint: remove the tag"
     ]

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-import taugen.commands.build
+import taugen.context.cluster
 import taugen.write.cache
 from taugen.errors import Problem
 from tests.support.helpers import gpu_node, inventory, snapshot, write_yaml
@@ -23,13 +23,13 @@ H200 = "h200-141gb"
 def compiles(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The clusters the build resolved, in order: empty when the shortcut answered."""
     seen: list[str] = []
-    real = taugen.commands.build.resolve  # type: ignore[attr-defined]
+    real = taugen.context.cluster.resolve  # type: ignore[attr-defined]  # build resolves via its view
 
     def spy(inputs: Any) -> Any:
         seen.append(inputs.cluster.name)
         return real(inputs)
 
-    monkeypatch.setattr(taugen.commands.build, "resolve", spy)
+    monkeypatch.setattr(taugen.context.cluster, "resolve", spy)
     return seen
 
 

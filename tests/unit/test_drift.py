@@ -12,8 +12,9 @@ import pytest
 import yaml
 
 from taugen.commands.drift.command import drift
-from taugen.commands.drift.compare import Drift, GpuDrift, LabelDrift, tree_labels
+from taugen.commands.drift.compare import Drift, GpuDrift, LabelDrift
 from taugen.commands.drift.report import as_json, as_text
+from taugen.context.tree import CompiledTree
 from tests.support.helpers import add_profile
 from tests.support.unit import problems_of
 from tests.support.views import CLUSTERS, PROJECT, SYNCED, built_copy
@@ -150,7 +151,7 @@ def test_tree_labels_read_nfd_rules(tmp_path: Path) -> None:
     }
     (tmp_path / "nodes").mkdir()
     (tmp_path / "nodes" / "h200-141gb.yaml").write_text(yaml.safe_dump(rule))
-    assert tree_labels(tmp_path) == {
+    assert CompiledTree.read(tmp_path).node_labels() == {
         "a": {"tau.azure.com/gpu-class": "h200-141gb"},
         "b": {"tau.azure.com/gpu-class": "h200-141gb"},
     }

@@ -1,4 +1,4 @@
-"""Compare a live node list with the compiled partial Nodes (R29) and the inventory.
+"""Compare a live node list with the compiled tree's node labels (R29) and the inventory.
 
 Drift kinds: taugen labels missing, extra or different on a live node; nodes in the
 cluster but not in the inventory, and the reverse; GPU capacity that differs from the
@@ -9,13 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 from taugen.compile.manifest import MANAGED_BY
-from taugen.compile.nodelabels.base import NODES_DIR
 from taugen.errors import Problem
-from taugen.load.document import load_documents
 from taugen.load.inventory import Inventory, NodeFacts
 from taugen.resolve.labels import OWN_PREFIXES
 
@@ -47,37 +43,6 @@ class Drift:
     @property
     def drifted(self) -> bool:
         return bool(self.labels or self.not_in_inventory or self.not_in_cluster or self.gpu_capacity)
-
-
-def tree_labels(folder: Path) -> dict[str, dict[str, str]]:
-    """Node name -> the labels the tree puts on it (R29): partial Nodes, or nfd's rules."""
-    found: dict[str, dict[str, str]] = {}
-    for path in sorted((folder / NODES_DIR).rglob("*.yaml")):
-        for doc in load_documents(path):
-            obj: Any = doc.data
-            if not isinstance(obj, dict):
-                continue
-            if obj.get("kind") == "Node":
-                meta = obj.get("metadata") or {}
-                found.setdefault(str(meta.get("name")), {}).update(_strings(meta.get("labels")))
-            elif obj.get("kind") == "NodeFeatureRule":
-                for rule in (obj.get("spec") or {}).get("rules") or []:
-                    for name in _rule_nodes(rule):
-                        found.setdefault(name, {}).update(_strings(rule.get("labels")))
-    return found
-
-
-def _strings(labels: Any) -> dict[str, str]:
-    return {str(k): str(v) for k, v in (labels or {}).items()}
-
-
-def _rule_nodes(rule: Any) -> list[str]:
-    """The node names an nfd rule matches through system.name's nodename element."""
-    names: list[str] = []
-    for feature in rule.get("matchFeatures") or []:
-        expression = (feature.get("matchExpressions") or {}).get("nodename") or {}
-        names += [str(v) for v in expression.get("value") or []]
-    return names
 
 
 def compare(

@@ -11,7 +11,7 @@ from taugen.resolve.cluster import ResolvedCluster
 
 def class_rows(cluster: ResolvedCluster, high_water: Mapping[str, int] | None) -> tuple[ClassRow, ...]:
     """The quota a build would write now (never below the high-water mark without
-    --allow-quota-decrease), beside the mark itself; `high_water` None: no lock entry yet."""
+    --allow-quota-decrease), beside the mark itself; `high_water` None: no history yet (R35)."""
     quotas, _ = plan_quotas(cluster, high_water or {}, allow_decrease=False)
     return tuple(
         ClassRow(

@@ -12,15 +12,13 @@ from taugen.commands.report.model import ClusterView, SimulationView
 from taugen.commands.report.page import page
 from taugen.commands.report.simulation import simulate_view
 from taugen.commands.report.topology import hosts_of, tree
+from taugen.context.cluster import ClusterView as ClusterContext
 from taugen.context.project import select_clusters
+from taugen.context.session import open_project
 from taugen.diff.engine import DiffOptions, DiffResult, diff
 from taugen.errors import TaugenError
-from taugen.load.project import LoadedProject, load_cluster_inputs, load_project
-from taugen.lock.lockfile import read_lock
-from taugen.models.lock import Lock
 from taugen.models.project import Cluster
 from taugen.progress import Progress, silent
-from taugen.resolve.cluster import resolve
 from taugen.timestamps import utc_text
 from taugen.write.safewrite import refuse_unsafe, write_file
 
@@ -47,9 +45,8 @@ def collect(options: ReportOptions) -> Report:
     """Everything the page shows: each selected cluster resolved, with the diff and simulation."""
     say = options.progress
     say(f"loading {options.project_file}")
-    loaded = load_project(options.project_file)
-    clusters = select_clusters(loaded, options.cluster)
-    lock = read_lock(loaded.lock_path).lock
+    project = open_project(options.project_file)
+    clusters = select_clusters(project.loaded, options.cluster)
     changes = None
     if options.diff_base is not None:
         say(f"comparing with {options.diff_base}")
@@ -57,8 +54,9 @@ def collect(options: ReportOptions) -> Report:
     simulated = None
     if options.workloads is not None:
         say(f"simulating {options.workloads}")
-        simulated = simulate_view(options.workloads, options.project_file, options.cluster)
-    views = tuple(_view(loaded, c, lock, changes, simulated, options, len(clusters) == 1) for c in clusters)
+        simulated = simulate_view(options.workloads, project, options.cluster)
+    only = len(clusters) == 1
+    views = tuple(_view(project.cluster(c, say), changes, simulated, only) for c in clusters)
     return Report(f"taugen report: {options.project_file}", _subtitle(clusters, changes, options), views)
 
 
@@ -79,20 +77,13 @@ def write_report(options: ReportOptions) -> Path:
 
 
 def _view(
-    loaded: LoadedProject,
-    cluster: Cluster,
-    lock: Lock,
+    cluster: ClusterContext,
     changes: DiffResult | None,
     simulated: tuple[str, SimulationView] | None,
-    options: ReportOptions,
     only: bool,
 ) -> ClusterView:
-    options.progress(f"loading cluster {cluster.name}")
-    inputs = load_cluster_inputs(loaded, cluster)
-    options.progress(f"resolving cluster {cluster.name}")
-    resolved = resolve(inputs)
+    resolved = cluster.resolved
     hosts = hosts_of(resolved)
-    entry = lock.clusters.get(cluster.name)
     view = diff_view(changes, cluster.name, only) if changes else None
     ghosts = removed_hosts(changes, view) if changes and view else []
     simulation = simulated[1] if simulated and simulated[0] == cluster.name else None
@@ -100,7 +91,7 @@ def _view(
         cluster.name,
         utc_text(resolved.observed_at),
         tree([*hosts, *ghosts]),
-        class_rows(resolved, entry.gpuQuota if entry else None),
+        class_rows(resolved, cluster.high_water if cluster.history.known else None),
         sum(n.gpu_class is None for n in resolved.nodes),
         view,
         simulation,

@@ -6,13 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from taugen.commands.report.model import SimRun, SimulationView
+from taugen.context.session import ProjectContext
 from taugen.simulate.model import RunResult
 from taugen.simulate.project import SimulateOptions, run_simulation
 
 
-def simulate_view(workloads: Path, project_file: Path, cluster: str | None) -> tuple[str, SimulationView]:
+def simulate_view(
+    workloads: Path, project: ProjectContext, cluster: str | None
+) -> tuple[str, SimulationView]:
     """The simulated cluster's name (the set's, or `cluster`) and what the page shows of it."""
-    sim = run_simulation(SimulateOptions(workloads, project_file, cluster))
+    sim = run_simulation(SimulateOptions(workloads, project.loaded.doc.path, cluster), project)
     totals = tuple((t.flavor, t.requested, t.admitted, t.free) for t in sim.result.totals)
     runs = tuple(_run(r) for r in sim.result.runs)
     return sim.cluster, SimulationView(str(workloads), runs, totals, sim.result.notes)

@@ -1,24 +1,13 @@
-"""Read the compiled Kueue objects preflight checks against: ResourceFlavors and the ClusterQueue."""
+"""A compiled Kueue tree's ResourceFlavors and ClusterQueue, as preflight and simulate read them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TypeVar
-
-from pydantic import BaseModel
 
 from taugen.api.kueue.clusterqueue import ClusterQueue
 from taugen.api.kueue.flavor import ResourceFlavor
-from taugen.compile.backends.kueue import FLAVORS_FILE, QUEUE_FILE
-from taugen.errors import InputError, Problem, Rule
-from taugen.load.document import load_documents
-from taugen.load.validate import validate
 from taugen.quantity import Quantity
-
-RULE: Rule = "tree"
-REBUILD = "run `taugen build`: it writes the cluster's tree"
-M = TypeVar("M", bound=BaseModel)
 
 
 @dataclass(frozen=True)
@@ -45,31 +34,13 @@ class CompiledQueue:
 
 
 @dataclass(frozen=True)
-class CompiledTree:
-    folder: Path
+class KueueTree:
     flavors: tuple[Flavor, ...]
     queue: CompiledQueue
 
 
-def read_tree(folder: Path, queue_name: str) -> CompiledTree:
-    flavors = tuple(_flavor(m) for m in _objects(folder / FLAVORS_FILE, "ResourceFlavor", ResourceFlavor))
-    queues = [
-        q
-        for q in _objects(folder / QUEUE_FILE, "ClusterQueue", ClusterQueue)
-        if q.metadata.name == queue_name
-    ]
-    if not queues:
-        raise InputError(
-            [Problem(folder / QUEUE_FILE, 0, 0, RULE, f"no ClusterQueue {queue_name} in the tree", REBUILD)]
-        )
-    return CompiledTree(folder, flavors, _queue(queues[0]))
-
-
-def _objects(path: Path, kind: str, model: type[M]) -> list[M]:
-    if not path.is_file():
-        raise InputError([Problem(path, 0, 0, RULE, "not found: the cluster is not built", REBUILD)])
-    docs = [d for d in load_documents(path) if isinstance(d.data, dict) and d.data.get("kind") == kind]
-    return [validate(model, d, RULE) for d in docs]
+def kueue_tree(flavors: Sequence[ResourceFlavor], queue: ClusterQueue) -> KueueTree:
+    return KueueTree(tuple(_flavor(f) for f in flavors), _queue(queue))
 
 
 def _flavor(flavor: ResourceFlavor) -> Flavor:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -10,8 +11,8 @@ from pydantic import StrictBool, StrictStr
 
 from taugen.compile.catalog import CATALOG_FILE, CATALOG_KEY, CATALOG_NAME, DIGEST_ANNOTATION
 from taugen.errors import InputError, Problem, Rule
-from taugen.load.compiled import tree_documents
-from taugen.load.document import Document, Position, load_documents
+from taugen.load.compiled import tree_documents, tree_file
+from taugen.load.document import Document, Position
 from taugen.load.validate import validate
 from taugen.models.base import StrictModel
 from taugen.models.profile import Deprecation, Policy
@@ -54,13 +55,14 @@ class Catalog:
         return {e.name: e.deprecated.replacedBy if e.deprecated else None for e in self.body.profiles}
 
 
-def read_catalog(folder: Path) -> Catalog:
+def read_catalog(folder: Path, documents: Callable[[Path], list[Document]] = tree_file) -> Catalog:
+    """The catalog of the tree `folder`, its file parsed by `documents` (context/tree.py's)."""
     path = folder / CATALOG_FILE
     if not path.is_file():
         raise InputError(
             [Problem(path, 0, 0, "R32", "no profile catalog: the cluster is not built", REBUILD)]
         )
-    doc = _config_map(path)
+    doc = _config_map(path, documents(path))
     text = _data(doc).get(CATALOG_KEY)
     if not isinstance(text, str):
         raise InputError([doc.at(["data"]).problem(RULE, f"the catalog has no {CATALOG_KEY}", REBUILD)])
@@ -81,8 +83,8 @@ def _body(doc: Document, text: str) -> Any:
     raise InputError([doc.at(["data", CATALOG_KEY]).problem(RULE, f"unreadable: {why}", REBUILD)])
 
 
-def _config_map(path: Path) -> Document:
-    for doc in load_documents(path):
+def _config_map(path: Path, documents: list[Document]) -> Document:
+    for doc in documents:
         meta = doc.data.get("metadata") if isinstance(doc.data, dict) else None
         if (
             isinstance(meta, dict)

@@ -1,0 +1,86 @@
+"""The one reader of a compiled tree, out/<cluster>/: every backend's objects (issue 18).
+
+drift, simulate (its own tree, --tree, each side of `diff --simulate`), preflight, render and
+`profiles` read a tree through this class. Each file is parsed once, by load/compiled.py's
+YAML 1.2 reader, into Documents that find their positions when a problem asks, so a committed
+file that does not validate is reported at its line. Missing files mean the cluster is not
+built (exit 2).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from taugen.api.kai.models import Queue
+from taugen.api.kueue.clusterqueue import ClusterQueue
+from taugen.api.kueue.flavor import ResourceFlavor
+from taugen.compile.backends.kai import QUEUES_FILE
+from taugen.compile.backends.kueue import FLAVORS_FILE, QUEUE_FILE
+from taugen.compile.nodelabels.base import NODES_DIR
+from taugen.context.catalog import Catalog, read_catalog
+from taugen.context.kueue_tree import KueueTree, kueue_tree
+from taugen.context.node_labels import NodeLabels, node_labels
+from taugen.errors import InputError, Problem, Rule
+from taugen.load.compiled import tree_file
+from taugen.load.document import Document
+from taugen.load.validate import validate
+
+RULE: Rule = "tree"
+REBUILD = "run `taugen build`: it writes the cluster's tree"
+M = TypeVar("M", bound=BaseModel)
+
+
+class CompiledTree:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._files: dict[Path, list[Document]] = {}
+
+    @classmethod
+    def read(cls, folder: Path) -> CompiledTree:
+        """The tree in `folder`; files are read when first asked for."""
+        return cls(folder)
+
+    def documents(self, path: Path) -> list[Document]:
+        """The non-empty documents of one file of the tree, parsed once."""
+        if path not in self._files:
+            self._files[path] = tree_file(path)
+        return self._files[path]
+
+    def objects(self, name: str, kind: str, model: type[M]) -> list[M]:
+        """Every `kind` object of the file `name`, validated as `model` (rule `tree`)."""
+        path = self.folder / name
+        if not path.is_file():
+            raise InputError([Problem(path, 0, 0, RULE, "not found: the cluster is not built", REBUILD)])
+        docs = [d for d in self.documents(path) if isinstance(d.data, dict) and d.data.get("kind") == kind]
+        return [validate(model, d, RULE) for d in docs]
+
+    def node_labels(self) -> NodeLabels | None:
+        """Node name -> the labels the tree gives it (R29), from partial Nodes or nfd's
+        NodeFeatureRules; None when the tree holds no node manifests."""
+        folder = self.folder / NODES_DIR
+        files = sorted(folder.rglob("*.yaml")) if folder.is_dir() else []
+        if not files:
+            return None
+        return node_labels(d.data for path in files for d in self.documents(path))
+
+    def kueue(self, queue: str) -> KueueTree:
+        """The ResourceFlavors and the ClusterQueue `queue` of a Kueue tree."""
+        flavors = self.objects(FLAVORS_FILE, "ResourceFlavor", ResourceFlavor)
+        found = [
+            q for q in self.objects(QUEUE_FILE, "ClusterQueue", ClusterQueue) if q.metadata.name == queue
+        ]
+        if not found:
+            path = self.folder / QUEUE_FILE
+            raise InputError([Problem(path, 0, 0, RULE, f"no ClusterQueue {queue} in the tree", REBUILD)])
+        return kueue_tree(flavors, found[0])
+
+    def kai_queues(self) -> dict[str, Queue]:
+        """A KAI tree's Queues by name (SPEC §8)."""
+        return {q.metadata.name or "": q for q in self.objects(QUEUES_FILE, "Queue", Queue)}
+
+    def catalog(self) -> Catalog:
+        """The committed profile catalog (R30); R32 when the cluster is not built."""
+        return read_catalog(self.folder, self.documents)
