@@ -9,7 +9,7 @@ from typing import Any
 
 MIB = 1024 * 1024
 GIB = 1024 * MIB
-COMMANDS = ("cold", "noop", "check", "validate", "diff_self", "diff_changed", "startup")
+COMMANDS = ("cold", "noop", "check", "validate", "diff_self", "diff_changed", "startup", "help")
 FLOORS = ("floor_parse", "floor_dump", "floor_parse_gc", "floor_dump_gc")
 LABELS = {
     "cold": "build (cold)",
@@ -19,6 +19,7 @@ LABELS = {
     "diff_self": "diff (same tree)",
     "diff_changed": "diff (changed)",
     "startup": "startup (--version)",
+    "help": "startup (--help)",
     "floor_parse": "floor: parse",
     "floor_parse_gc": "floor: parse (gc on)",
     "floor_dump": "floor: dump",
@@ -85,7 +86,7 @@ def scaling(cases: list[Case]) -> dict[str, dict[str, float]]:
             continue
         big_m, small_m = case.medians(), small.medians()
         found[f"{form} {size}/{small.size}"] = {
-            k: big_m[k] / small_m[k] for k in (*COMMANDS, "floor") if k != "startup"
+            k: big_m[k] / small_m[k] for k in (*COMMANDS, "floor") if k not in ("startup", "help")
         }
     return found
 

@@ -74,6 +74,7 @@ def measure(generated: Generated, changed_out: Path, repeat: int) -> Case:
             raise RuntimeError("taugen diff of a tree against itself found changes")
         _taugen(case, "diff_changed", folder, "diff", "out", str(changed_out))
         _taugen(case, "startup", folder, "--version")
+        _taugen(case, "help", folder, "--help")  # issue 21: both within 0.3 s
         _floor(case, generated.inventory, folder / "out")
     return case
 

@@ -9,43 +9,16 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from taugen import __version__
-from taugen.commands.build import BuildOptions, BuildResult, build
-from taugen.commands.drift import report as drift_report
-from taugen.commands.drift.command import drift
-from taugen.commands.explain import render as explain_render
-from taugen.commands.explain.gpu_class import explain_class
-from taugen.commands.explain.node import explain_node
-from taugen.commands.init import DEFAULT_CLUSTER, DEFAULT_REPO_URL, init
-from taugen.commands.inventory import report as import_report
-from taugen.commands.inventory import show as inventory_show
-from taugen.commands.inventory.refresh import import_nodes, project_inventory
-from taugen.commands.report.command import ReportOptions, write_report
-from taugen.commands.schema import export_schemas
-from taugen.commands.validate import ValidateOptions, validate_paths
-from taugen.context.cluster import load_view
-from taugen.diff.engine import FAIL_ON, DiffOptions, diff
-from taugen.diff.markdown import markdown
-from taugen.diff.render import as_json, text
+from taugen import __version__, choices
 from taugen.errors import FoundProblems, InputError, Problem, TaugenError, bounded
-from taugen.models.schemas import KINDS, schema_files
 from taugen.progress import Progress, ProgressLine, silent
-from taugen.runs import report as run_report
-from taugen.runs.context import resolve_run
-from taugen.runs.placement import run_warnings
-from taugen.runs.preflight import preflight
-from taugen.runs.profiles import as_table, profile_tables
-from taugen.runs.render import FORMATS as RENDER_FORMATS
-from taugen.runs.render import render
-from taugen.simulate import report as sim_report
-from taugen.simulate.project import SimulateOptions, run_simulation
-from taugen.validate.kubeconform import run_kubeconform
-from taugen.validate.report import RENDERERS
-from taugen.validate.schemas import DEFAULT_KUBERNETES_VERSION
+
+if TYPE_CHECKING:  # annotations only: the commands import their modules when they run
+    from taugen.commands.build import BuildResult
 
 EXIT_OK, EXIT_FOUND, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 ISSUES = "https://github.com/tau-azure/taugen/issues"
@@ -150,6 +123,8 @@ def build_command(
     progress: bool,
 ) -> int:
     """Compile the project into out/<cluster>/ and taugen.lock."""
+    from taugen.commands.build import BuildOptions, build
+
     with _progress(progress) as say:
         options = BuildOptions(config, cluster, out, check, allow_quota_decrease, allow_stale, progress=say)
         result = build(options)
@@ -171,11 +146,14 @@ def _report(result: BuildResult, check: bool) -> int:
 
 
 @main.command("schema")
-@click.argument("kind", required=False, type=click.Choice(sorted(KINDS), case_sensitive=False))
+@click.argument("kind", required=False, type=click.Choice(choices.INPUT_KINDS, case_sensitive=False))
 @click.option("--out", type=click.Path(path_type=Path), help="Write every schema into this folder.")
 @_guarded
 def schema_command(kind: str | None, out: Path | None) -> int:
     """Print the JSON Schema of an input KIND, or write them all (Kueue's too) with --out."""
+    from taugen.commands.schema import export_schemas
+    from taugen.models.schemas import schema_files
+
     if out is not None:
         click.echo(f"wrote {len(export_schemas(out))} schemas to {out}")
         return EXIT_OK
@@ -198,11 +176,13 @@ def schema_command(kind: str | None, out: Path | None) -> int:
 )
 @click.option(
     "--kubernetes-version",
-    default=DEFAULT_KUBERNETES_VERSION,
+    default=choices.DEFAULT_KUBERNETES_VERSION,
     show_default=True,
     help="Kubernetes version of the built-in kinds' schemas.",
 )
-@click.option("--output", "output", type=click.Choice(sorted(RENDERERS)), default="text", show_default=True)
+@click.option(
+    "--output", "output", type=click.Choice(choices.VALIDATE_OUTPUTS), default="text", show_default=True
+)
 @click.option(
     "--kubeconform",
     "with_kubeconform",
@@ -219,6 +199,10 @@ def validate_command(
     with_kubeconform: bool,
 ) -> int:
     """Validate manifest files, folders or kustomizations (default: the project's out/)."""
+    from taugen.commands.validate import ValidateOptions, validate_paths
+    from taugen.validate.kubeconform import run_kubeconform
+    from taugen.validate.report import RENDERERS
+
     report = validate_paths(ValidateOptions(paths, config, crds, kubernetes_version))
     if with_kubeconform:
         report, note = run_kubeconform(report)
@@ -241,7 +225,7 @@ def validate_command(
 )
 @click.option(
     "--fail-on",
-    type=click.Choice(FAIL_ON),
+    type=click.Choice(choices.FAIL_ON),
     help="Exit 1 on any change, on any risk, or on a risk of one class.",
 )
 @click.option(
@@ -258,6 +242,10 @@ def diff_command(
 
     HEAD defaults to the working tree. Git revisions are read without a checkout.
     """
+    from taugen.diff.engine import DiffOptions, diff
+    from taugen.diff.markdown import markdown
+    from taugen.diff.render import as_json, text
+
     result = diff(DiffOptions(base, head, Path.cwd(), config, workloads))
     if output == "json":
         click.echo(as_json(result), nl=False)
@@ -275,6 +263,8 @@ def diff_command(
 @_guarded
 def profiles_command(config: Path, cluster: str | None) -> int:
     """List each cluster's profiles: resolved policy and readiness, from the catalog (R30)."""
+    from taugen.runs.profiles import as_table, profile_tables
+
     tables = profile_tables(config, cluster)
     _print_problems(t.stale for t in tables if t.stale is not None)
     click.echo(as_table(tables), nl=False)
@@ -287,7 +277,7 @@ def profiles_command(config: Path, cluster: str | None) -> int:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(RENDER_FORMATS),
+    type=click.Choice(choices.RENDER_FORMATS),
     default="manifest",
     show_default=True,
     help="manifest: an applyable Job (and torchrun Service); patch: only the contract fragment.",
@@ -295,6 +285,10 @@ def profiles_command(config: Path, cluster: str | None) -> int:
 @_guarded
 def render_command(run_file: Path, config: Path, fmt: str) -> int:
     """Render a RUN file into its scheduler's contract (§7, K4, K5); warnings go to stderr."""
+    from taugen.runs.context import resolve_run
+    from taugen.runs.placement import run_warnings
+    from taugen.runs.render import render
+
     context = resolve_run(run_file, config)
     output = render(context, "patch" if fmt == "patch" else "manifest")
     _print_problems(run_warnings(context))
@@ -305,13 +299,17 @@ def render_command(run_file: Path, config: Path, fmt: str) -> int:
 @main.command("preflight")
 @click.argument("run_file", metavar="RUN", type=click.Path(path_type=Path))
 @config_option("Project file.")
-@click.option("--format", "fmt", type=click.Choice(run_report.FORMATS), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(choices.REPORT_FORMATS), default="text", show_default=True)
 @_guarded
 def preflight_command(run_file: Path, config: Path, fmt: str) -> int:
     """Say whether a RUN is eligible in its cluster: exit 0 eligible, 1 not eligible.
 
     Eligible only: capacity is reserved at admission, never by preflight.
     """
+    from taugen.runs import report as run_report
+    from taugen.runs.context import resolve_run
+    from taugen.runs.preflight import preflight
+
     context = resolve_run(run_file, config)
     result = preflight(context)
     _print_problems(context.warnings)  # a deprecated profile; the placement is in the answer
@@ -343,6 +341,8 @@ def report_command(
     config: Path, cluster: str | None, out: Path, base: str | None, workloads: Path | None, progress: bool
 ) -> int:
     """Write one HTML page: the topology tree, capacity per class, and a change or simulation on it."""
+    from taugen.commands.report.command import ReportOptions, write_report
+
     with _progress(progress) as say:
         written = write_report(ReportOptions(config, cluster, out, base, workloads, Path.cwd(), say))
     click.echo(f"wrote {written}")
@@ -367,6 +367,10 @@ def explain_group() -> None:
 @_guarded
 def explain_node_command(name: str, config: Path, cluster: str | None, fmt: str) -> int:
     """Every label node NAME gets, which rule or provider label set it, and what it counts toward."""
+    from taugen.commands.explain import render as explain_render
+    from taugen.commands.explain.node import explain_node
+    from taugen.context.cluster import load_view
+
     found = explain_node(load_view(config, cluster), name)
     click.echo((explain_render.node_json if fmt == "json" else explain_render.node_text)(found), nl=False)
     return EXIT_OK
@@ -380,6 +384,10 @@ def explain_node_command(name: str, config: Path, cluster: str | None, fmt: str)
 @_guarded
 def explain_class_command(gpu_class: str, config: Path, cluster: str | None, fmt: str) -> int:
     """The nodes, GPUs, Ready slots, quota and domains of gpu-class CLASS."""
+    from taugen.commands.explain import render as explain_render
+    from taugen.commands.explain.gpu_class import explain_class
+    from taugen.context.cluster import load_view
+
     found = explain_class(load_view(config, cluster), gpu_class)
     click.echo((explain_render.class_json if fmt == "json" else explain_render.class_text)(found), nl=False)
     return EXIT_OK
@@ -402,6 +410,9 @@ def inventory_group() -> None:
 @_guarded
 def inventory_show_command(config: Path, cluster: str | None, fmt: str | None) -> int:
     """Hosts, GPUs and Ready hosts per site and domain; quota, slots and high-water mark per class."""
+    from taugen.commands.inventory import show as inventory_show
+    from taugen.context.cluster import load_view
+
     summary = inventory_show.summarize(load_view(config, cluster))
     table = fmt == "table" or (fmt is None and sys.stdout.isatty())
     click.echo((inventory_show.as_table if table else inventory_show.as_json)(summary), nl=False)
@@ -424,6 +435,9 @@ def inventory_import_command(
     nodelist: Path, into: Path | None, config: Path, cluster: str | None, dry_run: bool, fmt: str
 ) -> int:
     """Refresh an inventory from `kubectl get nodes -o yaml|json`, keeping what was written by hand."""
+    from taugen.commands.inventory import report as import_report
+    from taugen.commands.inventory.refresh import import_nodes, project_inventory
+
     target = into if into is not None else project_inventory(config, cluster)
     result = import_nodes(nodelist, target, dry_run)
     shown = _shown_path(target)
@@ -439,6 +453,9 @@ def inventory_import_command(
 @_guarded
 def drift_command(nodelist: Path, config: Path, cluster: str | None, fmt: str) -> int:
     """Compare a live NODELIST with the compiled tree and the inventory: exit 1 on drift."""
+    from taugen.commands.drift import report as drift_report
+    from taugen.commands.drift.command import drift
+
     found = drift(nodelist, config, cluster)
     _print_problems(found.warnings)
     click.echo((drift_report.as_json if fmt == "json" else drift_report.as_text)(found), nl=False)
@@ -456,11 +473,14 @@ def _shown_path(path: Path) -> str:
 @click.argument("workloads", metavar="WORKLOADS", type=click.Path(path_type=Path))
 @config_option("Project file.")
 @click.option("--cluster", help="The cluster (default: the set's, or the project's only one).")
-@click.option("--format", "fmt", type=click.Choice(sim_report.FORMATS), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(choices.REPORT_FORMATS), default="text", show_default=True)
 @click.option("--tree", type=click.Path(path_type=Path), help="A compiled out/<cluster>/ folder to use.")
 @_guarded
 def simulate_command(workloads: Path, config: Path, cluster: str | None, fmt: str, tree: Path | None) -> int:
     """What Kueue would admit, and where (SPEC §9): exit 0 whatever it finds, 2 on bad input."""
+    from taugen.simulate import report as sim_report
+    from taugen.simulate.project import SimulateOptions, run_simulation
+
     sim = run_simulation(SimulateOptions(workloads, config, cluster, tree))
     click.echo((sim_report.as_json if fmt == "json" else sim_report.as_text)(sim), nl=False)
     return EXIT_OK
@@ -468,9 +488,14 @@ def simulate_command(workloads: Path, config: Path, cluster: str | None, fmt: st
 
 @main.command("init")
 @click.argument("directory", metavar="[DIR]", default=".", type=click.Path(path_type=Path, file_okay=False))
-@click.option("--cluster", default=DEFAULT_CLUSTER, show_default=True, help="The first cluster's name.")
 @click.option(
-    "--repo-url", default=DEFAULT_REPO_URL, show_default=True, help="This repository's Git URL (Argo CD)."
+    "--cluster", default=choices.DEFAULT_CLUSTER, show_default=True, help="The first cluster's name."
+)
+@click.option(
+    "--repo-url",
+    default=choices.DEFAULT_REPO_URL,
+    show_default=True,
+    help="This repository's Git URL (Argo CD).",
 )
 @_guarded
 def init_command(directory: Path, cluster: str, repo_url: str) -> int:
@@ -479,6 +504,8 @@ def init_command(directory: Path, cluster: str, repo_url: str) -> int:
     Writes the project, an inventory to fill in, rules, JSON Schemas, CI (GitHub, GitLab,
     pre-commit), Argo CD and Flux files.
     """
+    from taugen.commands.init import init
+
     written = init(directory, cluster, repo_url)
     click.echo(f"wrote {len(written)} files in {directory}:")
     for rel in written:

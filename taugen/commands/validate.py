@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from taugen.choices import DEFAULT_KUBERNETES_VERSION
 from taugen.errors import InputError
 from taugen.load.project import load_project
 from taugen.lock.lockfile import read_lock
 from taugen.validate.engine import Report, validate
 from taugen.validate.findings import Finding
 from taugen.validate.resources import load_resources, manifest_files
-from taugen.validate.schemas import DEFAULT_KUBERNETES_VERSION, SchemaStore
+from taugen.validate.schemas import SchemaStore
 from taugen.write.exclusive import exclusive
 from taugen.write.safety import check_cluster_folders, check_output_root
 

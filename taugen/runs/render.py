@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from taugen.choices import RENDER_FORMATS
 from taugen.compile.manifest import annotate, label, object_
 from taugen.emit.canonical import dump, ordered
 from taugen.models.run import Launcher, Workload
@@ -14,7 +15,7 @@ from taugen.runs.context import RunContext, require_ready
 from taugen.runs.contracts import contract_of
 
 Format = Literal["manifest", "patch"]
-FORMATS: tuple[Format, ...] = ("manifest", "patch")
+FORMATS: tuple[Format, ...] = RENDER_FORMATS
 CONTAINER = "main"
 GPU_TOLERATION = {"key": "sku", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"}  # R24
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from taugen.choices import REPORT_FORMATS
 from taugen.models.run import Workload
 from taugen.runs.capacity import Domain
 from taugen.runs.context import RunContext
 from taugen.runs.preflight import Preflight
 
-FORMATS = ("text", "json")
+FORMATS = REPORT_FORMATS
 SCHEDULERS = {"kueue": "Kueue", "kai": "KAI Scheduler"}
 EPILOGUE = {
     True: "eligible: {scheduler} can admit the run once the capacity it needs is free; nothing is "

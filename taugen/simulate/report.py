@@ -10,12 +10,13 @@ import json
 from datetime import datetime
 from typing import Any, get_args
 
+from taugen.choices import REPORT_FORMATS
 from taugen.models.base import API_VERSION
 from taugen.simulate.model import RunResult, SimRun, Status
 from taugen.simulate.project import Simulation
 from taugen.timestamps import utc_text
 
-FORMATS = ("text", "json")
+FORMATS = REPORT_FORMATS
 
 
 def as_json(sim: Simulation) -> str:

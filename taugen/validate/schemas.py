@@ -18,12 +18,12 @@ from jsonschema.validators import validator_for
 from referencing import Registry, Resource
 
 from taugen.api.schema import schema_file
+from taugen.choices import DEFAULT_KUBERNETES_VERSION
 from taugen.errors import TaugenError
 from taugen.models.schemas import SCHEMA_DIR
 from taugen.validate.crd import load_crds, object_schema
 from taugen.validate.patterns import with_re2_patterns
 
-DEFAULT_KUBERNETES_VERSION = "1.33"
 # python-jsonschema reads `pattern` with Python's `$`; these read it as RE2 does (patterns.py)
 _DRAFT7: Any = with_re2_patterns(Draft7Validator)
 _DRAFT2020: Any = with_re2_patterns(Draft202012Validator)

@@ -40,6 +40,7 @@ def test_the_layout_shows_the_pipeline() -> None:
     assert loose == [
         "__init__.py",
         "__main__.py",
+        "choices.py",
         "cli.py",
         "errors.py",
         "gcpause.py",

@@ -13,7 +13,8 @@ from jsonschema import Draft202012Validator
 
 from taugen import __version__
 from taugen.api.kueue import API_VERSION as KUEUE_API
-from taugen.commands.init import DEFAULT_REPO_URL, InitRefused, init
+from taugen.choices import DEFAULT_REPO_URL
+from taugen.commands.init import InitRefused, init
 from taugen.commands.init.files import TAUGEN_GIT
 from taugen.models.schemas import schema_files
 from taugen.validate.schemas import SchemaStore

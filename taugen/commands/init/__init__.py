@@ -10,13 +10,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from taugen.choices import DEFAULT_CLUSTER, DEFAULT_REPO_URL
 from taugen.commands.init.files import Context, scaffold_files
 from taugen.errors import TaugenError
 from taugen.names import dns1123_label_error
 from taugen.write.safewrite import write_files
-
-DEFAULT_CLUSTER = "my-cluster"
-DEFAULT_REPO_URL = "https://git.example.com/platform/gpu-queues.git"
 
 
 class InitRefused(TaugenError):

@@ -1,0 +1,38 @@
+"""Issue 21: `taugen --version`, `--help` and completion import click and nothing heavy; each
+command imports its modules when it runs. The choices the CLI offers are the commands' own."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from taugen import choices
+from taugen.diff.engine import FAIL_ON
+from taugen.diff.risks import IDS
+from taugen.models.schemas import KINDS
+from taugen.runs.render import FORMATS as RENDER_FORMATS
+from taugen.runs.report import FORMATS as PREFLIGHT_FORMATS
+from taugen.simulate.report import FORMATS as SIMULATE_FORMATS
+from taugen.validate.report import RENDERERS
+
+HEAVY = ("pydantic", "ruamel", "deepdiff", "yaml", "jsonschema", "jsonschema_rs", "kubernetes_validate")
+
+
+def test_importing_the_cli_imports_nothing_heavy() -> None:
+    probe = (
+        "import sys, taugen.cli\n"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r}))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('taugen')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    heavy, own = out.splitlines()
+    assert heavy == "[]"
+    assert own == "['taugen', 'taugen.choices', 'taugen.cli', 'taugen.errors', 'taugen.progress']"
+
+
+def test_the_choices_are_the_commands_own() -> None:
+    assert tuple(sorted(KINDS)) == choices.INPUT_KINDS
+    assert choices.RISK_IDS == IDS and choices.FAIL_ON == FAIL_ON
+    assert choices.RENDER_FORMATS == RENDER_FORMATS
+    assert choices.REPORT_FORMATS == PREFLIGHT_FORMATS == SIMULATE_FORMATS
+    assert tuple(sorted(RENDERERS)) == choices.VALIDATE_OUTPUTS
