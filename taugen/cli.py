@@ -20,8 +20,9 @@ from taugen.progress import Progress, ProgressLine, silent
 if TYPE_CHECKING:  # annotations only: the commands import their modules when they run
     from taugen.commands.build import BuildResult
 
-EXIT_OK, EXIT_FOUND, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_OK, EXIT_FOUND, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 ISSUES = "https://github.com/tau-azure/taugen/issues"
+PROJECT_FILE = "taugen.yaml"
 MAX_WARNINGS = 50
 
 
@@ -52,6 +53,9 @@ def _guarded(command: Callable[..., int]) -> Callable[..., None]:
         except TaugenError as err:
             click.echo(f"error: {bounded(str(err))}", err=True)
             code = EXIT_INPUT
+        except KeyboardInterrupt:  # Ctrl-C: one line; a build undoes (or the next finishes) its write
+            click.echo("interrupted: out/ and taugen.lock are whole (exit 130)", err=True)
+            code = EXIT_INTERRUPTED
         except Exception:  # a bug: say where to report it
             click.echo(traceback.format_exc(), err=True)
             click.echo(f"internal error: this is a bug in taugen; please report it at {ISSUES}", err=True)
@@ -68,10 +72,20 @@ def config_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[...
         "--config",
         "config",
         type=click.Path(path_type=Path),
-        default="taugen.yaml",
+        default=PROJECT_FILE,
         show_default=True,
-        help=help_text,
+        callback=_find_project,
+        help=f"{help_text} Without -c: ./taugen.yaml, else the nearest in a parent folder (as git does).",
     )
+
+
+def _find_project(ctx: click.Context, param: click.Parameter, value: Path) -> Path:
+    """Issue 21: every command works from any subfolder of the project."""
+    if param.name is None or ctx.get_parameter_source(param.name) is not click.core.ParameterSource.DEFAULT:
+        return value
+    here = Path.cwd()
+    found = next((f / PROJECT_FILE for f in (here, *here.parents) if (f / PROJECT_FILE).is_file()), None)
+    return value if found is None or found.parent == here else found
 
 
 def progress_option(command: Callable[..., Any]) -> Callable[..., Any]:

@@ -43,6 +43,10 @@ class ClusterInputs:
 
 
 def load_project(path: Path) -> LoadedProject:
+    if not path.exists() and not path.is_symlink():
+        message = f"no project file {path}"
+        hint = "without -c taugen looks here and in every parent folder: pass -c FILE, or `taugen init` one"
+        raise InputError([Problem(path, 0, 0, "io", message, hint)])
     doc = load_one(path)
     project = validate(Project, doc, RULE)
     _check_unique(doc, project)

@@ -1,0 +1,49 @@
+"""Issue 21: the CLI behaves as kubectl, git and terraform users expect."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from taugen.commands import build as build_command
+from tests.conftest import REPO, Run
+
+
+def test_every_command_finds_the_project_from_a_subfolder(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO / "examples" / "westus3-dev")
+    result = run("build", "--check")
+    assert (result.exit_code, result.stdout) == (0, "up to date\n"), result.output
+    assert run("validate").exit_code == 0
+
+
+def test_no_project_anywhere_says_how_to_start(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "deep" / "er").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "deep" / "er")
+    result = run("build")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "taugen.yaml: error: no project file taugen.yaml [io]\n"
+        "  hint: without -c taugen looks here and in every parent folder: "
+        "pass -c FILE, or `taugen init` one\n"
+    )
+
+
+def test_an_explicit_config_is_never_searched_for(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO / "examples")
+    result = run("build", "--check", "-c", "taugen.yaml")
+    assert result.exit_code == 2 and "no project file taugen.yaml [io]" in result.stderr
+
+
+def test_ctrl_c_exits_130_with_one_line(run: Run, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    def interrupted(options: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(build_command, "build", interrupted)
+    result = run("build", "-c", REPO / "taugen.yaml")
+    assert (result.exit_code, result.stdout) == (130, "")
+    assert result.stderr == "interrupted: out/ and taugen.lock are whole (exit 130)\n"
