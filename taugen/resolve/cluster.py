@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -52,7 +53,7 @@ def resolve(inputs: ClusterInputs) -> ResolvedCluster:
         labels = dict(rule_set.labels_for(facts.vm_size))
         gpu_class = labels.get(GPU_CLASS)
         if gpu_class is None and facts.gpus > 0:
-            problems.add(_unclassified(facts))
+            problems.add(_unclassified(facts, rule_set))
         if gpu_class is not None:
             topology, found = topology_labels(facts, inputs.inventory.site)
             problems.extend(found)
@@ -69,12 +70,17 @@ def resolve(inputs: ClusterInputs) -> ResolvedCluster:
     return ResolvedCluster(inputs.cluster, inputs.inventory, tuple(nodes), rule_set, warnings)
 
 
-def _unclassified(node: NodeFacts) -> Problem:
+def _unclassified(node: NodeFacts, rule_set: RuleSet) -> Problem:
+    known = rule_set.classed_vm_sizes()
+    close = difflib.get_close_matches(
+        node.vm_size or "", list(known), n=1, cutoff=0.9
+    )  # Azure sizes share long prefixes
+    guess = f"did you mean {close[0]} ({known[close[0]]})? otherwise " if close else ""
     return node.at("vmSize" if node.vm_size else "name").problem(
         "R4",
         f"node {node.name} (vmSize {node.vm_size or 'unknown'}) has {node.gpus} {GPU} "
         f"but no rule gives it a {GPU_CLASS}",
-        f"add an extraNodeLabelRules entry matching vmSize {node.vm_size or '…'} "
+        f"{guess}add an extraNodeLabelRules entry matching vmSize {node.vm_size or '…'} "
         "with a tau.azure.com/gpu-class label",
     )
 

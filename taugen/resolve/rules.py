@@ -51,6 +51,17 @@ class RuleSet:
         self.rules = (*BUILTIN_RULES, *extra)
         self.labels_for = cache(self._labels_for)
 
+    def classed_vm_sizes(self) -> dict[str, str]:
+        """Every vmSize some rule gives a gpu-class, with that class (for did-you-mean hints)."""
+        return {
+            size: self.labels_for(size)[GPU_CLASS]
+            for size in self._sizes()
+            if GPU_CLASS in self.labels_for(size)
+        }
+
+    def _sizes(self) -> list[str]:
+        return sorted({size for loaded in self.rules for size in loaded.rule.match.vmSizes})
+
     def _labels_for(self, vm_size: str | None) -> dict[str, str]:
         labels: dict[str, str] = {}
         if vm_size is None:

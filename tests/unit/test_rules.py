@@ -192,3 +192,20 @@ def test_r3_platform_identifier_rejected_in_profiles(tmp_path: Path, value: str)
     assert problems[0].line == line_of(tmp_path / "profiles" / "bad.yaml", "gpu_class:")
     assert "h100" in problems[0].hint
     assert not (tmp_path / "out").exists()
+
+
+def test_r4_hint_offers_the_vm_size_a_typo_meant(tmp_path: Path) -> None:
+    """Issue 21: `Standard_ND96isr_H10_v5` is one letter off a built-in size."""
+    node = gpu_node("h-0", vm_size="Standard_ND96isr_H10_v5")
+    project = write_project(tmp_path, inventory([node]))
+    (problem,) = problems_of(lambda: run_build(project))
+    assert problem.hint == (
+        "did you mean Standard_ND96isr_H100_v5 (h100-80gb)? otherwise add an extraNodeLabelRules entry "
+        "matching vmSize Standard_ND96isr_H10_v5 with a tau.azure.com/gpu-class label"
+    )
+
+
+def test_r4_hint_guesses_nothing_for_a_size_far_from_any(tmp_path: Path) -> None:
+    node = gpu_node("x-0", vm_size="Standard_NV36ads_A10_v5")
+    (problem,) = problems_of(lambda: run_build(write_project(tmp_path, inventory([node]))))
+    assert problem.hint.startswith("add an extraNodeLabelRules entry")
