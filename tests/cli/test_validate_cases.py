@@ -40,6 +40,11 @@ SEMANTIC_RULES = frozenset(
         "flavor-nodes",
         "priority-pairs",
         "namespace-selector",
+        # what the API server, Argo CD or kustomize refuse (issue 20)
+        "cel",
+        "size",
+        "duplicate",
+        "name",
     }
 )
 RULES = SEMANTIC_RULES | {"schema", "yaml", "kustomization", "kubeconform"}
@@ -52,6 +57,7 @@ FINDING = re.compile(
 USAGE = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): error: .+ \[(?P<rule>[a-z-]+)\]$")
 ANY_FINDING = re.compile(r"(^|: )(error|warning): ")
 HINT = "  hint: "
+NOTE = re.compile(r"^note: not checked on \d+ objects?: .+ \(cel\)$")
 SUMMARY = re.compile(
     r"^(?P<resources>\d+) resources in (?P<files>\d+) files — "
     r"valid (?P<valid>\d+), invalid (?P<invalid>\d+), skipped (?P<skipped>\d+)$"
