@@ -131,7 +131,6 @@ class CelCheck:
     ) -> Finding | None:
         text = str(rule.get("rule", ""))
         message = str(rule.get("message") or f"failed rule: {_shown(text)}")
-        where = _where(loc)
         program = compiled(text)
         if program.program is None:
             seen.add(Unchecked(label, _schema_path(loc), message, str(program.why_not), _shown(text)))
@@ -150,7 +149,7 @@ class CelCheck:
         failing = "" if outcome is False else f" (the rule fails: {outcome})"
         at = [*loc, *_field_path(rule.get("fieldPath"))]
         hint = f"the API server refuses it by the CRD's rule `{_shown(text)}`"
-        return finding(resource, at, RULE, f"{where}: {custom}{failing}", hint)
+        return finding(resource, at, RULE, f"{_where(at)}: {custom}{failing}", hint)
 
 
 def _sited(sites: Schema, value: Any, loc: list[Any]) -> Iterator[tuple[Any, list[Any], Any]]:

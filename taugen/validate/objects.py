@@ -67,7 +67,7 @@ def duplicates(resources: Sequence[Resource], roots: Sequence[Path]) -> Iterator
             first[key] = resource
             continue
         there = first[key].at(["metadata", "name"])
-        shown = _relative(there.path, roots)
+        shown = _relative(there.path)
         yield finding(
             resource,
             ["metadata", "name"],
@@ -103,11 +103,12 @@ def _tree_of(roots: Sequence[Path]) -> Callable[[Path], int]:
     return tree
 
 
-def _relative(path: Path, roots: Sequence[Path]) -> str:
-    for root in roots:
-        if path.resolve().is_relative_to(root.resolve()):
-            return path.resolve().relative_to(root.resolve()).as_posix()
-    return path.as_posix()
+def _relative(path: Path) -> str:
+    """The other file as the report shows paths: relative to the working folder when inside it."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
 
 
 # apimachinery's name rule of each built-in kind; every other built-in kind: a DNS subdomain
