@@ -37,7 +37,8 @@ TRANSITION = "a transition rule (oldSelf): it compares with the object in the cl
 class Unchecked:
     """A rule that applied to objects of the tree but was not evaluated, and why."""
 
-    kind: str  # "ResourceFlavor (kueue.x-k8s.io/v1beta2)"
+    api_version: str
+    kind: str
     path: str  # where in the object: spec.tolerations
     message: str
     why: str
@@ -118,7 +119,7 @@ class CelCheck:
         value = defaulted(schema, {k: v for k, v in obj.items() if k != "status"}, over)
         if over:  # the schema refuses it already, and a rule over it could run without bound
             return
-        label = f"{resource.kind} ({obj['apiVersion']})"
+        label = (obj["apiVersion"], resource.kind)
         seen: set[Unchecked] = set()
         for rule, loc, here in _sited(sites, value, []):
             problem = self._evaluate(resource, rule, loc, here, label, seen)
@@ -127,13 +128,19 @@ class CelCheck:
         self.unchecked.update(seen)
 
     def _evaluate(
-        self, resource: Resource, rule: Any, loc: list[Any], here: Any, label: str, seen: set[Unchecked]
+        self,
+        resource: Resource,
+        rule: Any,
+        loc: list[Any],
+        here: Any,
+        label: tuple[str, str],
+        seen: set[Unchecked],
     ) -> Finding | None:
         text = str(rule.get("rule", ""))
         message = str(rule.get("message") or f"failed rule: {_shown(text)}")
         program = compiled(text)
         if program.program is None:
-            seen.add(Unchecked(label, _schema_path(loc), message, str(program.why_not), _shown(text)))
+            seen.add(Unchecked(*label, _schema_path(loc), message, str(program.why_not), _shown(text)))
             return None
         from celpy.adapter import json_to_cel
 
@@ -143,7 +150,7 @@ class CelCheck:
             return None
         if isinstance(outcome, str) and outcome.startswith("undeclared reference"):
             why = f"cel-python cannot evaluate it: {outcome.split(' (in activation')[0]}"
-            seen.add(Unchecked(label, _schema_path(loc), message, why, _shown(text)))
+            seen.add(Unchecked(*label, _schema_path(loc), message, why, _shown(text)))
             return None
         custom = _message(rule, activation) or message
         failing = "" if outcome is False else f" (the rule fails: {outcome})"

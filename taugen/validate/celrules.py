@@ -21,7 +21,7 @@ Schema = dict[str, Any]
 Key = tuple[str, str]  # (apiVersion, kind)
 BUNDLED = PACKAGE / "crds"
 RULES_KEY = "x-kubernetes-validations"
-_GROUP = re.compile(r"^  group: *['\"]?([^\s'\"]+)", re.MULTILINE)  # controller-gen's layout
+GROUP_LINE = re.compile(r"^  group: *['\"]?([^\s'\"]+)", re.MULTILINE)  # controller-gen's layout
 
 
 def bundled_files() -> list[Path]:
@@ -35,7 +35,7 @@ def _bundled_groups() -> dict[Path, frozenset[str]]:
     for path in bundled_files():
         text = path.read_text()
         if RULES_KEY in text:
-            found[path] = frozenset(_GROUP.findall(text))
+            found[path] = frozenset(GROUP_LINE.findall(text))
     return found
 
 

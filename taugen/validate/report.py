@@ -48,9 +48,8 @@ def summary(report: Report) -> str:
 def not_checked(item: Unchecked) -> str:
     """A CEL rule that was not evaluated: never passed silently (cel.py)."""
     objects = f"{item.objects} object{'s' if item.objects != 1 else ''}"
-    return (
-        f"note: not checked on {objects}: {item.kind} {item.path}: {bounded(item.message)} — {item.why} (cel)"
-    )
+    where = f"{item.kind} ({item.api_version}) {item.path}"
+    return f"note: not checked on {objects}: {where}: {bounded(item.message)} — {item.why} (cel)"
 
 
 def _entry(result: Result, base: Path) -> dict[str, Any]:
