@@ -13,7 +13,8 @@ import yaml
 from taugen.commands.validate import ValidateOptions, validate_paths
 from taugen.errors import FoundProblems
 from taugen.validate.cel import TRANSITION, compiled
-from taugen.validate.celrules import BUNDLED, GROUP_LINE, RULES_KEY, bundled_files, crd_documents, schemas_of
+from taugen.validate.celrules import BUNDLED, GROUP_LINE, RULES_KEY, bundled_files, schemas_of
+from taugen.validate.crd import crd_documents
 from taugen.validate.gate import check_tree
 from taugen.validate.objects import MAX_FILE
 from tests.conftest import REPO, SHARED
