@@ -6,7 +6,9 @@ resource's names are checked by its schema, a Node's by nodes.py).
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ MAX_OBJECT = 262_144  # G2: Argo CD's client-side apply keeps the object in a 25
 MAX_FILE = 1_048_576  # G2: 1 MiB
 JSON_PER_BYTE = 8  # an object's JSON is at most ~6 times its YAML text (`<` is `\u003c` to Go)
 SIZE_HINT = "split it: an object is at most 262,144 bytes as JSON and a file at most 1 MiB (SPEC G2)"
+_MARKER = re.compile(r"\n(?:---|\.\.\.)[ \t\r\n]")  # one missed makes a span longer: safe
 Key = tuple[int, str, str, str, str]  # tree, group, kind, namespace, name
 
 
@@ -29,13 +32,20 @@ def sizes(resources: Sequence[Resource]) -> Iterator[Finding]:
         size = len(text.encode()) if text is not None else _file_size(group[0].file)
         if size > MAX_FILE:
             yield finding(group[0], [], "size", f"the file is {size:,} bytes; at most 1,048,576", SIZE_HINT)
-        if text is not None and size * JSON_PER_BYTE <= MAX_OBJECT and "&" not in text:
+        if text is not None and "&" not in text and _largest_document(text) * JSON_PER_BYTE <= MAX_OBJECT:
             continue  # no object of this file can be too large: the JSON is not made
         for resource in group:
             length = len(json.dumps(resource.obj, separators=(",", ":"), ensure_ascii=False, default=str))
             if length > MAX_OBJECT:
                 message = f"the object is {length:,} bytes as JSON; at most 262,144"
                 yield finding(resource, [], "size", message, SIZE_HINT)
+
+
+def _largest_document(text: str) -> int:
+    """The longest stretch between document markers (`---`, `...` at a line's start): no
+    document's text is longer (a marker inside a scalar ends it, in YAML)."""
+    starts = [0, *(m.start() for m in _MARKER.finditer(text)), len(text)]
+    return max(b - a for a, b in itertools.pairwise(starts))
 
 
 def _by_file(resources: Sequence[Resource]) -> dict[Path, list[Resource]]:
