@@ -30,6 +30,7 @@ RULE = "cel"
 MACROS = frozenset({"has", "all", "exists", "exists_one", "map", "filter"})
 SHOWN = 200  # characters of a rule's text in a hint or a note
 _NO_SUCH_KEY = re.compile(r"no such member in mapping: '([^']*)'")
+UNTYPED = "a value of a type the rule does not take here (the schema check says which)"
 TRANSITION = "a transition rule (oldSelf): it compares with the object in the cluster"
 
 
@@ -146,10 +147,14 @@ class CelCheck:
 
         activation = {"self": json_to_cel(here)}
         outcome = _run(program.program, activation)
-        if outcome is True or outcome is None:
+        if outcome is True:
             return None
-        if isinstance(outcome, str) and outcome.startswith("undeclared reference"):
-            why = f"cel-python cannot evaluate it: {outcome.split(' (in activation')[0]}"
+        if outcome is None or (isinstance(outcome, str) and outcome.startswith("undeclared reference")):
+            why = (
+                UNTYPED
+                if outcome is None
+                else f"cel-python cannot evaluate it: {str(outcome).split(' (')[0]}"
+            )
             seen.add(Unchecked(*label, _schema_path(loc), message, why, _shown(text)))
             return None
         custom = _message(rule, activation) or message
@@ -173,7 +178,7 @@ def _sited(sites: Schema, value: Any, loc: list[Any]) -> Iterator[tuple[Any, lis
 
 def _run(program: Any, activation: dict[str, Any]) -> bool | str | None:
     """True, False, the evaluation's error (in the API server's words), or None for a value of
-    the wrong type: the schema refuses it, and the API server checks the rule's types before."""
+    a type the rule does not take: the schema refuses it (the API server's rules are typed)."""
     from celpy.evaluation import CELEvalError
 
     try:
