@@ -58,6 +58,25 @@ def dns1123_subdomain_error(value: str) -> str | None:
     return None
 
 
+def dns1035_label_error(value: str) -> str | None:
+    """A Service's name (apimachinery IsDNS1035Label): a DNS label that starts with a letter."""
+    if why := dns1123_label_error(value):
+        return why
+    if not value[0].isalpha():
+        return "must start with a lower-case letter (a DNS-1035 label), then letters, digits and '-'"
+    return None
+
+
+def path_segment_error(value: str) -> str | None:
+    """An RBAC object's name (apimachinery IsValidPathSegmentName): any text that can be one
+    segment of a URL path."""
+    if value in (".", ".."):
+        return f"may not be {value!r}"
+    if "/" in value or "%" in value:
+        return "may not contain '/' or '%'"
+    return None
+
+
 def label_key_error(key: str) -> str | None:
     """Why `key` is not a valid label key ([prefix/]name), or None (apimachinery IsQualifiedName)."""
     parts = key.split("/")

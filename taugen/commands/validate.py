@@ -11,6 +11,7 @@ from taugen.load.project import load_project
 from taugen.lock.lockfile import read_lock
 from taugen.validate.engine import Report, validate
 from taugen.validate.findings import Finding
+from taugen.validate.objects import tree_roots
 from taugen.validate.resources import load_resources, manifest_files
 from taugen.validate.schemas import SchemaStore
 from taugen.write.exclusive import exclusive
@@ -53,4 +54,4 @@ def _validate(options: ValidateOptions, paths: tuple[Path, ...]) -> Report:
     loaded = load_resources(files)
     store = SchemaStore(options.kubernetes_version, options.crds)
     unreadable = [Finding(p, "file") for p in [*listing, *loaded.problems]]
-    return validate(loaded.resources, store, len(files), unreadable)
+    return validate(loaded.resources, store, len(files), unreadable, tree_roots(paths))

@@ -118,7 +118,7 @@ def load_crds(source: Path) -> dict[tuple[str, str], CrdVersion]:
     found: dict[tuple[str, str], CrdVersion] = {}
     for path in crd_files(source):
         try:
-            for doc in _crd_documents(path):
+            for doc in crd_documents(path):
                 found.update(_versions(doc))
         except yaml.YAMLError as err:
             mark = getattr(err, "problem_mark", None)
@@ -149,7 +149,7 @@ def _versions(doc: dict[str, Any]) -> dict[tuple[str, str], CrdVersion]:
     return found
 
 
-def _crd_documents(path: Path) -> list[dict[str, Any]]:
+def crd_documents(path: Path) -> list[dict[str, Any]]:
     docs: list[dict[str, Any]] = []
     for doc in yaml11_documents(path.read_text()):
         if isinstance(doc, dict) and doc.get("kind") in ("List", "CustomResourceDefinitionList"):

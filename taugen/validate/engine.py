@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 from jsonschema import ValidationError
 
-from taugen.validate import kai, nodes, policy, semantic
+from taugen.validate import kai, nodes, objects, policy, semantic
+from taugen.validate.cel import CelCheck, Unchecked, unchecked_list
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource
 from taugen.validate.schemas import SchemaSource, SchemaStore
@@ -50,6 +52,7 @@ class Report:
     results: list[Result]
     files: int
     unreadable: list[Finding] = field(default_factory=list)  # YAML that is no manifest at all
+    unchecked: list[Unchecked] = field(default_factory=list)  # CEL rules not evaluated (cel.py)
 
     def count(self, status: Status) -> int:
         return sum(r.status == status for r in self.results)
@@ -64,8 +67,13 @@ class Report:
 
 
 def validate(
-    resources: list[Resource], store: SchemaStore, files: int, unreadable: list[Finding] | None = None
+    resources: list[Resource],
+    store: SchemaStore,
+    files: int,
+    unreadable: list[Finding] | None = None,
+    roots: Sequence[Path] = (),
 ) -> Report:
+    """roots: the cluster trees (a duplicate name is one within a tree); none: all one tree."""
     by_resource: dict[int, list[Finding]] = defaultdict(list)
     sources: dict[int, SchemaSource | None] = {}
     for i, resource in enumerate(resources):
@@ -76,8 +84,23 @@ def validate(
     for rule in RULES:
         for item in rule(tree):
             by_resource[index[item.owner]].append(item)
+    cel = CelCheck(store.rules)
+    for item in _api_server_findings(resources, cel, roots):
+        by_resource[index[item.owner]].append(item)
     results = [_result(r, sorted(by_resource[i]), sources[i]) for i, r in enumerate(resources)]
-    return Report(results, files, unreadable or [])
+    return Report(results, files, unreadable or [], unchecked_list(cel.unchecked))
+
+
+def _api_server_findings(
+    resources: list[Resource], cel: CelCheck, roots: Sequence[Path]
+) -> Iterator[Finding]:
+    """What the API server, Argo CD or kustomize would refuse (issue 20): CEL rules, sizes,
+    duplicates, names."""
+    for resource in resources:
+        yield from cel.findings(resource)
+    yield from objects.sizes(resources)
+    yield from objects.duplicates(resources, roots)
+    yield from objects.metadata_names(resources)
 
 
 def _result(resource: Resource, findings: list[Finding], source: SchemaSource | None) -> Result:

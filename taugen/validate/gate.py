@@ -29,7 +29,7 @@ def check_tree(root: Path, clusters: Mapping[str, tuple[Objects, Mapping[str, by
                 Resource(Document(root / name / rel, obj, text=text, index=i)) for i, obj in enumerate(docs)
             ]
     count = sum(len(objects) for objects, _ in clusters.values())
-    report = validate(resources, SchemaStore(), count)
+    report = validate(resources, SchemaStore(), count, roots=[root / name for name in clusters])
     if not report.valid:
         errors = [f for f in report.findings if f.is_error]
         lines = [*(line for f in errors for line in render(f, Path.cwd())), summary(report)]

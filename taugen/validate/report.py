@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 from taugen.errors import bounded, escaped
+from taugen.validate.cel import Unchecked
 from taugen.validate.engine import Report, Result
 from taugen.validate.findings import Finding
 
@@ -31,6 +33,7 @@ def render(item: Finding, base: Path) -> list[str]:
 
 def text(report: Report, base: Path) -> str:
     lines = [line for item in report.findings for line in render(item, base)]
+    lines += [not_checked(u) for u in report.unchecked]
     lines.append(summary(report))
     return "\n".join(lines) + "\n"
 
@@ -40,6 +43,13 @@ def summary(report: Report) -> str:
         f"{len(report.results)} resources in {report.files} files — valid {report.count('valid')}, "
         f"invalid {report.count('invalid')}, skipped {report.count('skipped')}"
     )
+
+
+def not_checked(item: Unchecked) -> str:
+    """A CEL rule that was not evaluated: never passed silently (cel.py)."""
+    objects = f"{item.objects} object{'s' if item.objects != 1 else ''}"
+    where = f"{item.kind} ({item.api_version}) {item.path}"
+    return f"note: not checked on {objects}: {where}: {bounded(item.message)} — {item.why} (cel)"
 
 
 def _entry(result: Result, base: Path) -> dict[str, Any]:
@@ -71,6 +81,7 @@ def as_json(report: Report, base: Path) -> str:
     body = {
         "resources": [_entry(r, base) for r in report.results],
         "unreadable": [{"file": _shown(f.problem.path, base), **_problem(f)} for f in report.unreadable],
+        "not_checked": [dataclasses.asdict(u) for u in report.unchecked],
         "summary": {
             "resources": len(report.results),
             "files": report.files,

@@ -21,6 +21,7 @@ from taugen.api.schema import schema_file
 from taugen.choices import DEFAULT_KUBERNETES_VERSION
 from taugen.errors import TaugenError
 from taugen.models.schemas import SCHEMA_DIR
+from taugen.validate.celrules import RuleSource
 from taugen.validate.crd import load_crds, object_schema
 from taugen.validate.patterns import with_re2_patterns
 
@@ -67,6 +68,7 @@ class SchemaStore:
                 schema = object_schema(crd)
                 fast = _fast(partial(jsonschema_rs.Draft7Validator, schema))
                 self.crd_checkers[key] = Checker(_DRAFT7(schema), fast, "crd")
+        self.rules = RuleSource(crds)  # the CEL rules: the bundled CRDs and these (celrules.py)
 
     def lookup(self, api_version: str, kind: str) -> Checker | None:
         key = (api_version, kind)

@@ -4,7 +4,9 @@ Each `tests/cases/validate/<case>/` holds manifests (YAML, JSON, maybe a kustomi
 `expected.yaml`: `description`, optional `paths` (what to validate; default `.`), optional
 `args` (`{shared}` stands for ../shared; a case needing it is skipped when ../shared/crds is
 absent), `exit`, `problems`: exactly the findings, errors and warnings, as
-(file, line, col, rule, severity), and optionally `summary`: the counts of the summary line.
+(file, line, col, rule, severity), each with an optional `message` the printed message must
+contain, optionally `summary`: the counts of the summary line, and optionally `notes`: the
+CEL rules not checked (`note: not checked on ...`), one text each note must contain, exactly.
 The case runs in a copy of its folder, so the printed paths are relative to the case.
 """
 
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import re
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,11 @@ SEMANTIC_RULES = frozenset(
         "flavor-nodes",
         "priority-pairs",
         "namespace-selector",
+        # what the API server, Argo CD or kustomize refuse (issue 20)
+        "cel",
+        "size",
+        "duplicate",
+        "name",
     }
 )
 RULES = SEMANTIC_RULES | {"schema", "yaml", "kustomization", "kubeconform"}
@@ -52,6 +59,7 @@ FINDING = re.compile(
 USAGE = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): error: .+ \[(?P<rule>[a-z-]+)\]$")
 ANY_FINDING = re.compile(r"(^|: )(error|warning): ")
 HINT = "  hint: "
+NOTE = re.compile(r"^note: not checked on \d+ objects?: .+ \(cel\)$")
 SUMMARY = re.compile(
     r"^(?P<resources>\d+) resources in (?P<files>\d+) files — "
     r"valid (?P<valid>\d+), invalid (?P<invalid>\d+), skipped (?P<skipped>\d+)$"
@@ -68,28 +76,37 @@ class Case:
     exit: int
     problems: list[Found]  # sorted
     summary: dict[str, int] | None
+    messages: dict[Found, str]  # what the printed message of a finding must contain
+    notes: list[str] | None
 
 
 def load_case(folder: Path) -> Case:
     data = yaml.safe_load((folder / "expected.yaml").read_text())
     assert isinstance(data, dict), f"{folder.name}: expected.yaml is not a mapping"
-    assert set(data) <= {"description", "paths", "args", "exit", "problems", "summary"}, folder.name
+    assert set(data) <= {"description", "paths", "args", "exit", "problems", "summary", "notes"}, folder.name
     assert isinstance(data.get("description"), str) and data["description"], f"{folder.name}: no description"
     assert data.get("exit") in (0, 1, 2), f"{folder.name}: exit must be 0, 1 or 2"
     paths, args = data.get("paths", ["."]), data.get("args", [])
     for value in (paths, args):
         assert isinstance(value, list) and all(isinstance(a, str) for a in value), f"{folder.name}: {value}"
-    problems = sorted(_expected_problem(folder, p) for p in data.get("problems") or [])
+    entries = data.get("problems") or []
+    problems = sorted(_expected_problem(folder, p) for p in entries)
+    messages = {_expected_problem(folder, p): p["message"] for p in entries if "message" in p}
     errors = any(p[4] == "error" for p in problems)
     assert data["exit"] != 0 or not errors, f"{folder.name}: exit 0 with errors"
     assert data["exit"] != 1 or errors, f"{folder.name}: exit 1 without an error"
     summary = data.get("summary")
     assert summary is None or set(summary) == set(SUMMARY.groupindex), f"{folder.name}: bad summary"
-    return Case(data["description"], tuple(paths), tuple(args), data["exit"], problems, summary)
+    notes = data.get("notes")
+    assert notes is None or (isinstance(notes, list) and all(isinstance(n, str) for n in notes)), folder.name
+    return Case(
+        data["description"], tuple(paths), tuple(args), data["exit"], problems, summary, messages, notes
+    )
 
 
 def _expected_problem(folder: Path, entry: Any) -> Found:
-    assert isinstance(entry, dict) and set(entry) == {"file", "line", "col", "rule", "severity"}, entry
+    required = {"file", "line", "col", "rule", "severity"}
+    assert isinstance(entry, dict) and required <= set(entry) <= {*required, "message"}, entry
     assert (folder / entry["file"]).is_file(), f"{folder.name}: {entry['file']} is not in the case"
     assert entry["line"] >= 1 and entry["col"] >= 1, entry
     assert entry["rule"] in RULES, f"{folder.name}: unknown rule {entry['rule']}"
@@ -109,6 +126,8 @@ class Printed:
     findings: list[Found]  # in printed order
     subjects: list[str]  # Kind/[namespace/]name of each finding, in printed order
     summary: dict[str, int]
+    messages: list[str] = field(default_factory=list)  # of each finding, in printed order
+    notes: list[str] = field(default_factory=list)  # CEL rules not checked
 
 
 def parse_text(output: str) -> Printed:
@@ -116,8 +135,11 @@ def parse_text(output: str) -> Printed:
     lines = output.splitlines()
     findings: list[Found] = []
     subjects: list[str] = []
+    messages: list[str] = []
+    notes = [line for line in lines if line.startswith("note: ")]
+    assert all(NOTE.match(note) for note in notes), notes
     for index, line in enumerate(lines):
-        if line.startswith(HINT) or not ANY_FINDING.search(line):
+        if line.startswith(HINT) or not ANY_FINDING.search(line) or line.startswith("note: "):
             continue
         match = FINDING.match(line)
         assert match, f"a finding without file:line:col: severity: subject: message (rule): {line!r}"
@@ -127,9 +149,11 @@ def parse_text(output: str) -> Printed:
             (match["file"], int(match["line"]), int(match["col"]), match["rule"], match["severity"])
         )
         subjects.append(match["subject"])
+        messages.append(match["message"])
     summaries = [m for m in map(SUMMARY.match, lines) if m]
     assert len(summaries) == 1, f"not one summary line:\n{output}"
-    return Printed(findings, subjects, {k: int(v) for k, v in summaries[0].groupdict().items()})
+    counts = {k: int(v) for k, v in summaries[0].groupdict().items()}
+    return Printed(findings, subjects, counts, messages, notes)
 
 
 def parse_usage(output: str) -> list[Found]:
@@ -169,6 +193,12 @@ def test_validate_case(name: str, tmp_path: Path, run: Run, monkeypatch: pytest.
         found = printed.findings
         assert printed.summary["resources"] > 0, f"nothing was validated\n{result.output}"
         assert case.summary in (None, printed.summary), result.output
+        for found_at, wanted in case.messages.items():
+            said = [m for f, m in zip(printed.findings, printed.messages, strict=True) if f == found_at]
+            assert any(wanted in m for m in said), f"{found_at}: not {wanted!r} but {said}"
+        if case.notes is not None:
+            assert len(printed.notes) == len(case.notes), result.output
+            assert all(any(n in note for note in printed.notes) for n in case.notes), result.output
     assert sorted(found) == case.problems, f"{case.description}\n{result.output}"
     for file in {f[0] for f in found}:  # findings of one file come in the order of the file
         positions = [(f[1], f[2]) for f in found if f[0] == file]

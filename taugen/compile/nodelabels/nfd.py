@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
+from pathlib import PurePosixPath
 from typing import Any
 
 from taugen.api.nfd import KIND, NFD_API
@@ -39,8 +40,11 @@ class NfdBackend:
         return [_rule_object(file, members) for file, members in sorted(by_file.items())]
 
 
-def rule_object_name(gpu_class: str | None) -> str:
-    return f"taugen-labels-{gpu_class or 'no-gpu-class'}"
+def rule_object_name(gpu_class: str | None, file: str) -> str:
+    """Unique per shard (G5): a class's network domains are files of one cluster tree, and two
+    objects of one name there are one object to kustomize and the API server (issue 20)."""
+    shard = PurePosixPath(file).stem.lstrip("_")  # `_single-hosts`: a name cannot start with `_`
+    return f"taugen-labels-{gpu_class or 'no-gpu-class'}-{shard}"
 
 
 def _rule_object(file: str, nodes: list[ResolvedNode]) -> Manifest:
@@ -49,7 +53,7 @@ def _rule_object(file: str, nodes: list[ResolvedNode]) -> Manifest:
     for node in nodes:
         groups.setdefault(tuple(sorted(node.labels.items())), []).append(node.name)
     rules = sorted((_rule(dict(k), names) for k, names in groups.items()), key=lambda r: str(r["name"]))
-    obj = object_(NFD_API, KIND, rule_object_name(nodes[0].gpu_class), spec={"rules": rules})
+    obj = object_(NFD_API, KIND, rule_object_name(nodes[0].gpu_class, file), spec={"rules": rules})
     annotate(obj, {SYNC_OPTIONS: SKIP_DRY_RUN})
     return Manifest(file, obj)
 
