@@ -48,6 +48,7 @@ Rule = Literal[
     "localqueue-clusterqueue", "namespace-selector", "node-label", "node-levels", "node-name",
     "one-group", "priority-pairs",
     "kai-leaf-quota", "kai-node-levels", "kai-queue-name", "kai-queue-parent", "kai-reserved-queue",
+    "cel", "size", "duplicate", "name",  # issue 20: what the API server, Argo CD or kustomize refuse
 ]  # fmt: skip
 RULES: frozenset[str] = frozenset(get_args(Rule))
 Severity = Literal["error", "warning"]

@@ -22,11 +22,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from taugen.errors import Rule
 from taugen.validate.celrules import RULES_KEY, RuleSource, Schema, child, defaulted, rule_sites
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource
 
-RULE = "cel"
+RULE: Rule = "cel"
 MACROS = frozenset({"has", "all", "exists", "exists_one", "map", "filter"})
 SHOWN = 200  # characters of a rule's text in a hint or a note
 _NO_SUCH_KEY = re.compile(r"no such member in mapping: '([^']*)'")
