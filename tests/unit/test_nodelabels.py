@@ -107,7 +107,7 @@ def test_nfd_groups_nodes_with_the_same_labels_into_one_rule(tmp_path: Path) -> 
             "apiVersion": NFD_API,
             "kind": "NodeFeatureRule",
             "metadata": {
-                "name": "taugen-labels-h200-141gb",
+                "name": "taugen-labels-h200-141gb-ib-1",
                 "annotations": {"argocd.argoproj.io/sync-options": "SkipDryRunOnMissingResource=true"},
             },
             "spec": {
