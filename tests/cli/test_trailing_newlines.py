@@ -55,7 +55,7 @@ def test_validate_reports_names_ending_in_a_newline(tmp_path: Path, run: Run) ->
     result = run("validate", tree)
     assert result.exit_code == 1, result.output
     assert _finding_lines(result.stdout) == _errors(tree, f"^{SUBDOMAIN}$", "taugen")
-    assert result.stdout.splitlines()[-1] == "36 resources in 12 files — valid 32, invalid 4, skipped 0"
+    assert result.stdout.splitlines()[-1] == "39 resources in 14 files — valid 35, invalid 4, skipped 0"
 
 
 @pytest.mark.skipif(
@@ -71,4 +71,4 @@ def test_validate_with_the_kueue_crds_reports_them_too(tmp_path: Path, run: Run)
 def test_the_committed_tree_still_validates(run: Run) -> None:
     result = run("validate", REPO / "out" / "eastus-prod")
     assert result.exit_code == 0, result.output
-    assert result.stdout == "36 resources in 12 files — valid 36, invalid 0, skipped 0\n"
+    assert result.stdout == "39 resources in 14 files — valid 39, invalid 0, skipped 0\n"

@@ -48,3 +48,20 @@ def kustomize_errors(folder: Path) -> str | None:
         pytest.skip("kubectl is not installed")
     done = subprocess.run([kubectl, "kustomize", str(folder)], capture_output=True, text=True, timeout=600)
     return None if done.returncode == 0 else done.stderr[-500:]
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def example_project(root: Path, node_labels: str | None = None) -> Path:
+    """A copy of the repository's example project (its lock included, so quotas start where the
+    example's do), every cluster on `nodeLabels: node_labels` when given (README, Node labels
+    through node-feature-discovery); returns its taugen.yaml."""
+    shutil.copytree(REPO / "examples", root / "examples")
+    shutil.copy(REPO / "taugen.lock", root / "taugen.lock")
+    project = yaml.safe_load((REPO / "taugen.yaml").read_text())
+    for cluster in project["clusters"]:
+        if node_labels is not None:
+            cluster["nodeLabels"] = node_labels
+    (root / "taugen.yaml").write_text(yaml.safe_dump(project))
+    return root / "taugen.yaml"

@@ -3,36 +3,20 @@ rules pass G2's 262,144 bytes), valid and the same in every build."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
-
-import yaml
 
 from taugen.compile.nodelabels.nfd import MAX_OBJECT_BYTES, rule_object_name, rule_objects
 from taugen.context.node_labels import node_labels
 from taugen.names import dns1123_subdomain_error, subdomain_name
 from tests.support.helpers import gpu_node, inventory
-from tests.support.tree import json_bytes, kustomize_errors, shared_identities, tree_objects
+from tests.support.tree import example_project, json_bytes, kustomize_errors, shared_identities, tree_objects
 from tests.support.unit import resolve_project, run_build, write_project
 
-REPO = Path(__file__).resolve().parents[2]
 NET, ACC = "net.unbounded-cloud.io/network-domain", "net.unbounded-cloud.io/accelerator-domain"
 
 
-def nfd_example(tmp_path: Path) -> Path:
-    """The example project with every cluster on `nodeLabels: nfd` (README, Node labels through
-    node-feature-discovery), its lock included so quotas start where the example's do."""
-    shutil.copytree(REPO / "examples", tmp_path / "examples")
-    shutil.copy(REPO / "taugen.lock", tmp_path / "taugen.lock")
-    project = yaml.safe_load((REPO / "taugen.yaml").read_text())
-    for cluster in project["clusters"]:
-        cluster["nodeLabels"] = "nfd"
-    (tmp_path / "taugen.yaml").write_text(yaml.safe_dump(project))
-    return tmp_path / "taugen.yaml"
-
-
 def test_the_example_on_nfd_has_no_two_objects_of_one_name(tmp_path: Path) -> None:
-    run_build(nfd_example(tmp_path))
+    run_build(example_project(tmp_path, "nfd"))
     for folder in sorted((tmp_path / "out").iterdir()):
         rules = [o for _, o in tree_objects(folder) if o["kind"] == "NodeFeatureRule"]
         assert len(rules) >= 2, folder.name
