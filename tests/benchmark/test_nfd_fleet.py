@@ -10,6 +10,7 @@ import pytest
 
 from benchmarks.generate import generate
 from taugen.compile.nodelabels.nfd import MAX_OBJECT_BYTES
+from taugen.compile.slot import SLOT_FILE
 from tests.support.tree import json_bytes, kustomize_errors, shared_identities, tree_objects
 from tests.support.unit import run_build
 
@@ -26,7 +27,8 @@ def test_a_10k_fleet_on_nfd_builds_unique_objects_within_the_limit(tmp_path: Pat
     run_build(project)
     folder = project.parent / "out" / "bench"
     objects = tree_objects(folder)
-    rules = [o for _, o in objects if o["kind"] == "NodeFeatureRule"]
+    rules = [o for f, o in objects if o["kind"] == "NodeFeatureRule" and f.startswith("nodes/")]
+    assert [f for f, o in objects if o["kind"] == "NodeFeatureRule" and o not in rules] == [SLOT_FILE]
     assert len(rules) > 10 and not [o for _, o in objects if o["kind"] == "Node"]
     assert shared_identities(folder) == {}
     assert max(json_bytes(o) for _, o in objects) <= MAX_OBJECT_BYTES
