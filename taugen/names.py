@@ -7,6 +7,7 @@ The one home of these patterns (issue 17 item 5). Checks use `fullmatch`: with `
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 DNS1123_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
@@ -102,3 +103,24 @@ def gpu_class_name_error(value: str) -> str | None:
     if value in RESERVED_GPU_CLASSES:
         return f"is reserved: its flavor {PLATFORM_PREFIX}{value} is the CPU-only flavor"
     return dns1123_label_error(value)
+
+
+_NOT_IN_SUBDOMAIN = re.compile(r"[^a-z0-9.-]+")
+_HYPHENS = re.compile(r"-{2,}")
+
+
+def subdomain_name(text: str) -> str:
+    """`text` as an object name (a DNS-1123 subdomain of at most 253 characters), R14-style.
+
+    Kept as it is when already valid; otherwise lower-cased, every run of other characters
+    made a `-`, empty or ragged dot-separated parts dropped, cut to fit, and followed by 8 hex
+    digits of sha256(text): the same name in every build, distinct from a valid name's (which
+    never carries the digest of another text) but for a 32-bit coincidence.
+    """
+    if dns1123_subdomain_error(text) is None:
+        return text
+    hyphenated = _HYPHENS.sub("-", _NOT_IN_SUBDOMAIN.sub("-", text.lower()))
+    parts = (p.strip("-") for p in hyphenated.split("."))
+    head = ".".join(p for p in parts if p)[: DNS1123_SUBDOMAIN_MAX - 9].rstrip("-.")
+    digest = hashlib.sha256(text.encode()).hexdigest()[:8]
+    return f"{head}-{digest}" if head else digest

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from taugen.compile.admission import admission_policy
 from taugen.compile.backends import BACKENDS
 from taugen.compile.backends.base import Backend
 from taugen.compile.catalog import catalog
@@ -11,6 +12,7 @@ from taugen.compile.common import priority_classes
 from taugen.compile.manifest import Manifest
 from taugen.compile.nodelabels import node_labels
 from taugen.compile.quota import ClassQuota
+from taugen.compile.slot import slot_rule
 from taugen.load.profiles import LoadedProfile
 from taugen.models.project import Cluster
 from taugen.resolve.cluster import ResolvedCluster
@@ -31,6 +33,8 @@ def cluster_manifests(
     backend = cluster_backend(cluster)
     return [
         *priority_classes(),
+        *admission_policy(),  # G3: before any partial Node
+        *slot_rule(quotas),  # G4
         *node_labels(resolved),
         *backend.compile(resolved, quotas),
         catalog(resolved, profiles, quotas, digest, backend.catalog_namespace),

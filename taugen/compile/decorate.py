@@ -12,9 +12,17 @@ from dataclasses import replace
 from taugen.compile.backends.base import Backend
 from taugen.compile.manifest import MANAGED_BY, SYNC_OPTIONS, SYNC_WAVE, Manifest
 
-COMMON_WAVES = {"PriorityClass": "-2", "Node": "-2", "NodeFeatureRule": "-2", "ConfigMap": "1"}
-# a backend's own kinds may share a name (Topology); NodeFeatureRule: nodeLabels nfd
-COMMON_APIS = ("v1", "scheduling.k8s.io/v1", "nfd.k8s-sigs.io/v1alpha1")
+COMMON_WAVES = {
+    # G3: the policy that stops a partial Node creating a Node is in place before the Nodes
+    "ValidatingAdmissionPolicy": "-3",
+    "ValidatingAdmissionPolicyBinding": "-3",
+    "PriorityClass": "-2",
+    "Node": "-2",
+    "NodeFeatureRule": "-2",
+    "ConfigMap": "1",
+}
+# a backend's own kinds may share a name (Topology); NodeFeatureRule: nodeLabels nfd, the slot (G4)
+COMMON_APIS = ("v1", "scheduling.k8s.io/v1", "nfd.k8s-sigs.io/v1alpha1", "admissionregistration.k8s.io/v1")
 SKIP_DRY_RUN = "SkipDryRunOnMissingResource=true"
 
 

@@ -20,6 +20,7 @@ from taugen.api.kueue.flavor import ResourceFlavor
 from taugen.compile.backends.kai import QUEUES_FILE
 from taugen.compile.backends.kueue import FLAVORS_FILE, QUEUE_FILE
 from taugen.compile.nodelabels.base import NODES_DIR
+from taugen.compile.slot import SLOT_FILE, advertises_slot
 from taugen.context.catalog import Catalog, read_catalog
 from taugen.context.kueue_tree import KueueTree, kueue_tree
 from taugen.context.node_labels import NodeLabels, node_labels
@@ -65,6 +66,13 @@ class CompiledTree:
         if not files:
             return None
         return node_labels(d.data for path in files for d in self.documents(path))
+
+    def advertises_slot(self) -> bool:
+        """G4: whether the tree holds the NodeFeatureRule that puts one torchrun-host-slot on
+        every NVIDIA GPU node (a tree built before it, or edited, may not): only then does a
+        GPU node offer the slot every multi-node torchrun rank requests."""
+        path = self.folder / SLOT_FILE
+        return path.is_file() and advertises_slot([d.data for d in self.documents(path)])
 
     def kueue(self, queue: str) -> KueueTree:
         """The ResourceFlavors and the ClusterQueue `queue` of a Kueue tree."""

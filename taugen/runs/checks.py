@@ -9,7 +9,7 @@ from typing import Literal
 from taugen.quantity import Quantity
 from taugen.runs.context import RunContext
 
-CheckId = Literal["profile", "flavor", "quota", "topology"]  # a preflight verdict's lines
+CheckId = Literal["profile", "flavor", "quota", "slot", "topology"]  # a preflight verdict's lines
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 Eligible only (seed 000): capacity is reserved at admission, so a yes can change before then.
 Checks: the profile is ready (R30); a ResourceFlavor matches the class on
 tau.azure.com/gpu-class alone; the ClusterQueue's nominal quota covers the total request; one
-domain at the required level holds every rank (no fallback to a wider level, §7).
+domain at the required level holds every rank (no fallback to a wider level, §7); a multi-node
+torchrun run also needs the tree to advertise the torchrun-host-slot on GPU nodes (G4).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from taugen.compile.backends.kueue import CPU_FLAVOR
+from taugen.compile.slot import no_slot_reason
 from taugen.context.kueue_tree import Flavor, KueueTree
 from taugen.quantity import Quantity
 from taugen.resolve.labels import GPU_CLASS
@@ -44,6 +46,8 @@ def preflight(context: RunContext) -> Preflight:
     checks = [_profile(context), *placeable.checks]
     if not placeable.go_on or context.policy.gpu_class is None:
         return Preflight(context, tuple(checks), request)
+    if context.host_slot and not context.state.tree.advertises_slot():
+        return Preflight(context, (*checks, Check("slot", False, no_slot_reason())), request)
     fit: TopologyFit = fit_topology(context, request)
     checks.append(Check("topology", fit.ok, fit.message))
     return Preflight(context, tuple(checks), request, fit.domain, fit.wider)

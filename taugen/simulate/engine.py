@@ -75,8 +75,8 @@ def _admit(
 
 
 def _why_pending(cluster: Cluster, flavors: dict[str, SimFlavor], run: SimRun) -> str | None:
-    if run.not_ready is not None:
-        return f"profile not ready: {run.not_ready}"
+    if run.not_ready is not None:  # the whole reason (inputs.py): a profile, a workload, the slot
+        return run.not_ready
     flavor = flavors.get(run.flavor or "")
     if flavor is None:
         return f"no ResourceFlavor of the ClusterQueue serves the run ({run.flavor or 'none'})"

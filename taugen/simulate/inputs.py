@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from taugen.compile.backends.kueue import CPU_FLAVOR, SLOT, TOPOLOGY
 from taugen.compile.common import PRIORITY_TIERS
+from taugen.compile.slot import no_slot_reason
 from taugen.context.kueue_tree import KueueTree
 from taugen.context.node_labels import NodeLabels
 from taugen.errors import InputError, Problem
@@ -30,14 +31,16 @@ def sim_input(
     labels: NodeLabels | None,
     loaded: LoadedWorkloads,
     contexts: Sequence[RunContext],
+    slots: bool = True,
 ) -> SimInput:
     """For another tree than the project's (--tree, a side of a diff), node labels (class,
     topology) are that tree's (`labels`: its partial Nodes or NodeFeatureRules), so each side
     places nodes by its own; the project's tree is fresh (R32), so its labels are the resolved
-    ones (`labels` None). Readiness and allocatable always come from the inventory."""
+    ones (`labels` None). Readiness and allocatable always come from the inventory. A GPU node
+    offers a torchrun-host-slot only when the tree advertises it (`slots`, SPEC G4)."""
     flavor_of = _flavor_of_class(tree)
-    nodes = tuple(_node(n, flavor_of, labels) for n in state.resolved.nodes)
-    runs = tuple(_run(c, flavor_of) for c in contexts)
+    nodes = tuple(_node(n, flavor_of, labels, slots) for n in state.resolved.nodes)
+    runs = tuple(_run(c, flavor_of, slots) for c in contexts)
     problems = _unknown_nodes(loaded, {n.name for n in nodes}, {r.key.split("/")[1]: r for r in runs})
     if problems:
         raise InputError(problems)
@@ -68,18 +71,20 @@ def _flavors(tree: KueueTree) -> tuple[SimFlavor, ...]:
     return tuple(SimFlavor(q.name, as_units(q.nominal), q.name in tas) for q in tree.queue.flavors)
 
 
-def _node(node: ResolvedNode, flavor_of: dict[str | None, str], tree_labels: NodeLabels | None) -> SimNode:
+def _node(
+    node: ResolvedNode, flavor_of: dict[str | None, str], tree_labels: NodeLabels | None, slots: bool
+) -> SimNode:
     allocatable = as_units(node.facts.allocatable)
     labels = node.labels if tree_labels is None else tree_labels.get(node.name, {})
     gpu_class = labels.get(GPU_CLASS)
     flavor = flavor_of.get(gpu_class) if gpu_class is not None else None
-    if flavor is not None:
-        allocatable.setdefault(SLOT, 1)  # R27: one torchrun-host-slot per GPU node
+    if flavor is not None and slots:
+        allocatable.setdefault(SLOT, 1)  # R27, G4: one torchrun-host-slot per GPU node
     path = (*(labels.get(level, "") for level in LEVELS[:-1]), hostname_of(node.facts))
     return SimNode(node.name, node.ready, flavor, path, allocatable)
 
 
-def _run(context: RunContext, flavor_of: dict[str | None, str]) -> SimRun:
+def _run(context: RunContext, flavor_of: dict[str | None, str], slots: bool) -> SimRun:
     run, policy = context.run, context.policy
     per_pod = as_units(context.request)
     plan = getattr(run, "admitted", None)
@@ -93,15 +98,17 @@ def _run(context: RunContext, flavor_of: dict[str | None, str]) -> SimRun:
         per_pod=per_pod,
         mode="required" if context.level else "unconstrained",
         level=context.level,
-        not_ready=_blocked(context),
+        not_ready=_blocked(context, slots),
         plan={int(k): v for k, v in plan.ranks.items()} if plan else None,
         gpus=per_pod.get(GPU, 0),
     )
 
 
-def _blocked(context: RunContext) -> str | None:
+def _blocked(context: RunContext, slots: bool) -> str | None:
     if context.not_ready is not None:
         return f"profile not ready: {context.not_ready}"
+    if context.host_slot and not slots:
+        return no_slot_reason()
     if context.run.workload == Workload.LEADERWORKERSET:
         return "LeaderWorkerSet runs are not simulated yet (K5): only Jobs are"
     return None

@@ -39,7 +39,7 @@ class SimRun:
     per_pod: Resources
     mode: Mode
     level: str | None
-    not_ready: str | None = None  # why the profile cannot be placed (R30)
+    not_ready: str | None = None  # the whole reason it cannot be placed: profile (R30), workload, slot (G4)
     plan: Mapping[int, str] | None = None  # rank -> host of an already admitted run
     gpus: int = 0  # per pod, for the totals
 

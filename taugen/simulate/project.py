@@ -67,7 +67,7 @@ def simulate_tree(setup: Setup, other: Path | None = None) -> Simulation:
     kueue = tree.kueue(state.cluster.clusterQueue)
     labels = tree.node_labels() if other is not None else None
     runs = resolve_runs(setup.workloads, state)
-    source = sim_input(state, kueue, labels, setup.workloads, runs)
+    source = sim_input(state, kueue, labels, setup.workloads, runs, tree.advertises_slot())
     return Simulation(name, folder, source, simulate(source))
 
 

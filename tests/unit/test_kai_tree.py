@@ -53,8 +53,12 @@ def test_golden_tree(lab: Path) -> None:
     )
 
 
+ADMISSION = "admissionregistration.k8s.io/v1"
+
+
 def test_no_kueue_object_and_the_k3_waves(lab: Path) -> None:
-    """K3: nothing Kueue; PriorityClass, Topology, Nodes -2; parent Queue -1; leaves 0."""
+    """K3: nothing Kueue; PriorityClass, Topology, Nodes -2; parent Queue -1; leaves 0; the
+    admission policy (G3) -3 and the slot rule (G4) -2 as in a Kueue tree."""
     waves = {
         (o["apiVersion"], o["kind"], o["metadata"]["name"]): o["metadata"]["annotations"][
             "argocd.argoproj.io/sync-wave"
@@ -64,6 +68,9 @@ def test_no_kueue_object_and_the_k3_waves(lab: Path) -> None:
     }
     assert not [k for k in waves if k[0].startswith("kueue.x-k8s.io/")]
     assert waves == {
+        (ADMISSION, "ValidatingAdmissionPolicy", "taugen-no-ghost-nodes"): "-3",
+        (ADMISSION, "ValidatingAdmissionPolicyBinding", "taugen-no-ghost-nodes"): "-3",
+        ("nfd.k8s-sigs.io/v1alpha1", "NodeFeatureRule", "taugen-torchrun-host-slot"): "-2",
         ("scheduling.k8s.io/v1", "PriorityClass", "taugrid-default"): "-2",
         ("scheduling.k8s.io/v1", "PriorityClass", "taugrid-priority"): "-2",
         ("kai.scheduler/v1alpha1", "Topology", "taugrid-gpu-topology"): "-2",

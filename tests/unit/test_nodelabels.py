@@ -17,7 +17,7 @@ from taugen.api.nfd import NFD_API, SCHEMA_FILE, nfd_schema_files
 from taugen.commands.validate import ValidateOptions, validate_paths
 from taugen.compile.manifest import Manifest
 from taugen.compile.nodelabels import NODE_LABEL_BACKENDS
-from taugen.compile.nodelabels.nfd import NfdBackend, rule_object_name
+from taugen.compile.nodelabels.nfd import NfdBackend
 from taugen.compile.nodelabels.node import NodeBackend
 from taugen.errors import InputError
 from taugen.load.project import load_cluster_inputs, load_project
@@ -258,9 +258,3 @@ def test_nfd_schema_rejects(change: Any, message: str) -> None:
     change(doc)
     found = _schema_errors(doc)
     assert len(found) == 1 and found[0].startswith(message), found
-
-
-def test_nodefeaturerule_names_are_unique_per_shard() -> None:
-    # G5; two shards of one class named alike were one object to kustomize (issue 20's duplicates)
-    names = {rule_object_name("h200-141gb", f"nodes/h200-141gb/{s}.yaml") for s in ("ib-1", "_single-hosts")}
-    assert names == {"taugen-labels-h200-141gb-ib-1", "taugen-labels-h200-141gb-single-hosts"}

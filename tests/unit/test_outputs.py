@@ -72,12 +72,15 @@ def test_object_set_is_exactly_the_spec_outputs(fleet: dict[str, dict[str, Any]]
         "Node/h200-0",
         "Node/h200-1",
         "Node/sys-0",
+        "NodeFeatureRule/taugen-torchrun-host-slot",  # G4
         "PriorityClass/taugrid-default",
         "PriorityClass/taugrid-priority",
         "ResourceFlavor/taugrid-a100-80gb",
         "ResourceFlavor/taugrid-default-cpu",
         "ResourceFlavor/taugrid-h200-141gb",
         "Topology/taugrid-gpu-topology",
+        "ValidatingAdmissionPolicy/taugen-no-ghost-nodes",  # G3
+        "ValidatingAdmissionPolicyBinding/taugen-no-ghost-nodes",
         "WorkloadPriorityClass/taugrid-default",
         "WorkloadPriorityClass/taugrid-priority",
     ]

@@ -56,7 +56,7 @@ def test_tree_nests_site_network_accelerator_host(tmp_path: Path) -> None:
     single = Domain(
         "network-domain", "singleton-h-c", (Domain("accelerator-domain", "singleton-h-c", hosts=(host_c,)),)
     )
-    sites = tree(hosts_of(resolved))
+    sites = tree(hosts_of(resolved, True))
     assert sites == (Domain("site", "eastus", (f1, single)),)
     assert (
         sites[0].stats.hosts,

@@ -58,6 +58,7 @@ def test_kustomization_lists_every_file_and_nothing_else_is_there(built: Path) -
         "resources": [f for f in _files(folder) if f != "kustomization.yaml"],
     }
     assert kustomization["resources"] == [
+        "admission.yaml",
         "clusterqueue.yaml",
         "localqueues.yaml",
         "nodes/_no-gpu-class.yaml",
@@ -67,6 +68,7 @@ def test_kustomization_lists_every_file_and_nothing_else_is_there(built: Path) -
         "profile-catalog.yaml",
         "resourceflavors.yaml",
         "topology.yaml",
+        "torchrun-host-slot.yaml",
         "workloadpriorityclasses.yaml",
     ]
     for rel in kustomization["resources"]:
@@ -75,11 +77,15 @@ def test_kustomization_lists_every_file_and_nothing_else_is_there(built: Path) -
 
 
 def test_sync_waves_per_kind(built: Path) -> None:
-    """§4: PriorityClass, WPC, Topology, Nodes -2; flavors -1; ClusterQueue 0; LocalQueue, catalog 1."""
+    """§4: PriorityClass, WPC, Topology, Nodes -2; flavors -1; ClusterQueue 0; LocalQueue, catalog 1;
+    G3's admission policy -3, before the Nodes; G4's slot rule -2."""
     waves: dict[str, set[str]] = defaultdict(set)
     for obj in objects(built).values():
         waves[obj["kind"]].add(obj["metadata"]["annotations"][WAVE])
     assert dict(waves) == {
+        "ValidatingAdmissionPolicy": {"-3"},
+        "ValidatingAdmissionPolicyBinding": {"-3"},
+        "NodeFeatureRule": {"-2"},
         "PriorityClass": {"-2"},
         "WorkloadPriorityClass": {"-2"},
         "Topology": {"-2"},
@@ -92,12 +98,16 @@ def test_sync_waves_per_kind(built: Path) -> None:
 
 
 def test_sync_options_per_kind(built: Path) -> None:
-    """§4: Kueue objects skip the dry run; Nodes are SSA-merged and never pruned or deleted."""
+    """§4: Kueue objects (and NFD's, G4) skip the dry run; Nodes are SSA-merged and never pruned
+    or deleted; the admission policy is a built-in kind (Kubernetes 1.30)."""
     options: dict[str, set[Any]] = defaultdict(set)
     for obj in objects(built).values():
         annotations = obj["metadata"]["annotations"]
         options[obj["kind"]].add(annotations.get(OPTIONS))
     assert dict(options) == {
+        "ValidatingAdmissionPolicy": {None},
+        "ValidatingAdmissionPolicyBinding": {None},
+        "NodeFeatureRule": {SKIP_DRY_RUN},
         "PriorityClass": {None},
         "WorkloadPriorityClass": {SKIP_DRY_RUN},
         "Topology": {SKIP_DRY_RUN},
@@ -116,7 +126,7 @@ def test_every_object_is_managed_by_taugen(built: Path) -> None:
         k: o["metadata"]["labels"].get("app.kubernetes.io/managed-by") for k, o in objects(built).items()
     }
     assert found == dict.fromkeys(found, "taugen")
-    assert len(found) == 14
+    assert len(found) == 17  # G3's policy and binding, G4's slot rule
 
 
 def test_failed_build_leaves_out_exactly_as_it_was(tmp_path: Path) -> None:

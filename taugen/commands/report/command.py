@@ -15,6 +15,7 @@ from taugen.commands.report.topology import hosts_of, tree
 from taugen.context.cluster import ClusterView as ClusterContext
 from taugen.context.project import select_clusters
 from taugen.context.session import open_project
+from taugen.context.tree import CompiledTree
 from taugen.diff.engine import DiffOptions, DiffResult, diff
 from taugen.errors import TaugenError
 from taugen.models.project import Cluster
@@ -83,7 +84,7 @@ def _view(
     only: bool,
 ) -> ClusterView:
     resolved = cluster.resolved
-    hosts = hosts_of(resolved)
+    hosts = hosts_of(resolved, CompiledTree.read(cluster.folder).advertises_slot())
     view = diff_view(changes, cluster.name, only) if changes else None
     ghosts = removed_hosts(changes, view) if changes and view else []
     simulation = simulated[1] if simulated and simulated[0] == cluster.name else None

@@ -24,13 +24,14 @@ class Host:
     ready: bool
     labels: Mapping[str, str]  # what taugen writes on the Node (R29)
     removed: bool = False  # only in the diff's base: drawn where it was, counted nowhere
+    slot: bool = True  # G4: the tree advertises a torchrun-host-slot on it
 
 
 @dataclass(frozen=True)
 class Stats:
     hosts: int
     gpus: int
-    ready_slots: int  # R27: one torchrun-host-slot per Ready GPU node
+    ready_slots: int  # R27: one torchrun-host-slot per Ready GPU node, where the tree advertises it (G4)
     not_ready: int
     by_class: Mapping[str, int]  # GPUs per class
 
@@ -54,8 +55,9 @@ class Domain:
         for host in present:
             by_class[host.gpu_class] += host.gpus
         ready = sum(h.ready for h in present)
+        slots = sum(h.ready and h.slot for h in present)
         return Stats(
-            len(present), sum(by_class.values()), ready, len(present) - ready, dict(sorted(by_class.items()))
+            len(present), sum(by_class.values()), slots, len(present) - ready, dict(sorted(by_class.items()))
         )
 
 

@@ -13,10 +13,13 @@ from taugen.resolve.labels import ACCELERATOR_DOMAIN, GPU_CLASS, NETWORK_DOMAIN,
 _PATH = (SITE, NETWORK_DOMAIN, ACCELERATOR_DOMAIN)
 
 
-def hosts_of(cluster: ResolvedCluster) -> list[Host]:
-    """Every node with a gpu-class: only those carry the topology labels (R17)."""
+def hosts_of(cluster: ResolvedCluster, slots: bool) -> list[Host]:
+    """Every node with a gpu-class: only those carry the topology labels (R17); each offers a
+    torchrun-host-slot when the tree advertises it (`slots`, G4)."""
     return [
-        Host(n.name, n.gpu_class, n.gpus, n.ready, n.labels) for n in cluster.nodes if n.gpu_class is not None
+        Host(n.name, n.gpu_class, n.gpus, n.ready, n.labels, slot=slots)
+        for n in cluster.nodes
+        if n.gpu_class is not None
     ]
 
 

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
-from pathlib import PurePosixPath
 from typing import Any
 
 from taugen.api.nfd import KIND, NFD_API
 from taugen.compile.manifest import SYNC_OPTIONS, Manifest, annotate, object_
-from taugen.compile.nodelabels.base import labelled, node_file
+from taugen.compile.nodelabels.base import NODES_DIR, labelled, node_file
 from taugen.errors import TaugenError
+from taugen.names import subdomain_name
 from taugen.resolve.cluster import ResolvedNode
 
 NODE_NAME_FEATURE, NODE_NAME_ELEMENT = "system.name", "nodename"
@@ -29,6 +30,12 @@ class NfdLabelError(TaugenError):
     """A label nfd-master would silently drop: refused rather than half applied."""
 
 
+MAX_OBJECT_BYTES = 262_144  # SPEC G2: Argo CD's client-side apply limit, as compact JSON
+# what decorate.py adds (managed-by, sync wave) and the object's own envelope fit in the rest
+RULES_BUDGET = MAX_OBJECT_BYTES - 4096
+PREFIX = "taugen-labels-"
+
+
 class NfdBackend:
     name = "nfd"
 
@@ -37,36 +44,94 @@ class NfdBackend:
         for node in labelled(nodes):
             _check_labels(node)
             by_file.setdefault(node_file(node), []).append(node)
-        return [_rule_object(file, members) for file, members in sorted(by_file.items())]
+        return rule_objects(by_file, RULES_BUDGET)
 
 
-def rule_object_name(gpu_class: str | None, file: str) -> str:
-    """Unique per shard (G5): a class's network domains are files of one cluster tree, and two
-    objects of one name there are one object to kustomize and the API server (issue 20)."""
-    shard = PurePosixPath(file).stem.lstrip("_")  # `_single-hosts`: a name cannot start with `_`
-    return f"taugen-labels-{gpu_class or 'no-gpu-class'}-{shard}"
+def rule_objects(by_file: Mapping[str, Sequence[ResolvedNode]], budget: int) -> list[Manifest]:
+    """G5: each file's rules in as many objects as `budget` bytes of rules need, every object
+    named uniquely in the cluster (a cluster-scoped name shared by two files applies once)."""
+    parts = [
+        (file, index, rules)
+        for file in sorted(by_file)
+        for index, rules in enumerate(_packed(_file_rules(by_file[file], budget), budget), start=1)
+    ]
+    names = [rule_object_name(file) + (f"-{index}" if index > 1 else "") for file, index, _ in parts]
+    shared = {name for name, count in Counter(names).items() if count > 1}
+    return [
+        _rule_object(file, _unshared(name, f"{file}#{index}") if name in shared else name, rules)
+        for (file, index, rules), name in zip(parts, names, strict=True)
+    ]
 
 
-def _rule_object(file: str, nodes: list[ResolvedNode]) -> Manifest:
-    """One object per file; one rule per distinct label set, matching its nodes by name."""
-    groups: dict[tuple[tuple[str, str], ...], list[str]] = {}
-    for node in nodes:
-        groups.setdefault(tuple(sorted(node.labels.items())), []).append(node.name)
-    rules = sorted((_rule(dict(k), names) for k, names in groups.items()), key=lambda r: str(r["name"]))
-    obj = object_(NFD_API, KIND, rule_object_name(nodes[0].gpu_class, file), spec={"rules": rules})
+def rule_object_name(file: str) -> str:
+    """The NodeFeatureRule of a file of the layout (base.node_file): `taugen-labels-` and the
+    file's path under nodes/ (`<gpu-class>-<network-domain file>`), made a valid name."""
+    stem = file.removeprefix(f"{NODES_DIR}/").removesuffix(".yaml").lstrip("_")
+    return subdomain_name(PREFIX + stem.replace("/", "-"))
+
+
+def _unshared(name: str, key: str) -> str:
+    # two files whose names meet across the `-` (class `a` domain `b-c`, class `a-b` domain `c`)
+    return subdomain_name(f"{name}-{hashlib.sha256(key.encode()).hexdigest()[:8]}")
+
+
+def _rule_object(file: str, name: str, rules: list[dict[str, Any]]) -> Manifest:
+    obj = object_(NFD_API, KIND, name, spec={"rules": rules})
     annotate(obj, {SYNC_OPTIONS: SKIP_DRY_RUN})
     return Manifest(file, obj)
 
 
-def _rule(labels: Mapping[str, str], names: list[str]) -> dict[str, Any]:
+def _file_rules(nodes: Sequence[ResolvedNode], budget: int) -> list[dict[str, Any]]:
+    """One rule per distinct label set, matching its nodes by name; sorted by rule name."""
+    groups: dict[tuple[tuple[str, str], ...], list[str]] = {}
+    for node in nodes:
+        groups.setdefault(tuple(sorted(node.labels.items())), []).append(node.name)
+    rules = (r for k, names in groups.items() for r in _sized_rules(dict(k), sorted(names), budget))
+    return sorted(rules, key=lambda r: str(r["name"]))
+
+
+def _packed(rules: list[dict[str, Any]], budget: int) -> list[list[dict[str, Any]]]:
+    """The rules in order, in as few objects as keep each object's rules under `budget` bytes."""
+    parts: list[list[dict[str, Any]]] = [[]]
+    used = 0
+    for rule in rules:
+        size = json_size(rule) + 1
+        if parts[-1] and used + size > budget:
+            parts.append([])
+            used = 0
+        parts[-1].append(rule)
+        used += size
+    return parts
+
+
+def _sized_rules(labels: Mapping[str, str], names: list[str], budget: int) -> list[dict[str, Any]]:
+    """One rule; several with the same labels when its node names alone pass the budget."""
+    chunks: list[list[str]] = [[]]
+    used = base = json_size(_rule(labels, [], 2))
+    for name in names:
+        cost = json_size(name) + 1
+        if chunks[-1] and used + cost > budget:
+            chunks.append([])
+            used = base
+        chunks[-1].append(name)
+        used += cost
+    return [_rule(labels, chunk, i) for i, chunk in enumerate(chunks, start=1)]
+
+
+def _rule(labels: Mapping[str, str], names: list[str], part: int = 1) -> dict[str, Any]:
     # Named by its labels, not its members: a node joining a rack changes one value list only.
     digest = hashlib.sha256(json.dumps(labels, sort_keys=True).encode()).hexdigest()[:12]
-    match = {NODE_NAME_ELEMENT: {"op": "In", "value": sorted(names)}}
+    match = {NODE_NAME_ELEMENT: {"op": "In", "value": names}}
     return {
-        "name": f"taugen-{digest}",
+        "name": f"taugen-{digest}" + (f"-{part}" if part > 1 else ""),
         "labels": dict(labels),
         "matchFeatures": [{"feature": NODE_NAME_FEATURE, "matchExpressions": match}],
     }
+
+
+def json_size(value: Any) -> int:
+    """Bytes of `value` as compact JSON, the form G2's limit is measured in."""
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
 
 
 def _check_labels(node: ResolvedNode) -> None:

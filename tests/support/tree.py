@@ -1,0 +1,67 @@
+"""A compiled tree's objects as a list (duplicates kept), their identities and JSON sizes (SPEC G2)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+Identity = tuple[str, str, str]  # (kind, namespace, name): G2's key
+
+
+def tree_objects(folder: Path) -> list[tuple[str, dict[str, Any]]]:
+    """(file relative to folder, object) for every document of every manifest file."""
+    found = []
+    for path in sorted(folder.rglob("*.yaml")):
+        if path.name != "kustomization.yaml":
+            docs = yaml.load_all(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
+            found += [(path.relative_to(folder).as_posix(), d) for d in docs if d]
+    return found
+
+
+def identity(obj: dict[str, Any]) -> Identity:
+    meta = obj["metadata"]
+    return (obj["kind"], meta.get("namespace", ""), meta["name"])
+
+
+def shared_identities(folder: Path) -> dict[Identity, int]:
+    """Every (kind, namespace, name) that more than one object of the tree has, with its count."""
+    counts = Counter(identity(obj) for _, obj in tree_objects(folder))
+    return {key: n for key, n in counts.items() if n > 1}
+
+
+def json_bytes(obj: dict[str, Any]) -> int:
+    return len(json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def kustomize_errors(folder: Path) -> str | None:
+    """`kubectl kustomize folder`'s error, None when it builds; the test is skipped without
+    kubectl (the acceptance runner checks the same only where kubectl is installed)."""
+    kubectl = shutil.which("kubectl")
+    if kubectl is None:
+        pytest.skip("kubectl is not installed")
+    done = subprocess.run([kubectl, "kustomize", str(folder)], capture_output=True, text=True, timeout=600)
+    return None if done.returncode == 0 else done.stderr[-500:]
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def example_project(root: Path, node_labels: str | None = None) -> Path:
+    """A copy of the repository's example project (its lock included, so quotas start where the
+    example's do), every cluster on `nodeLabels: node_labels` when given (README, Node labels
+    through node-feature-discovery); returns its taugen.yaml."""
+    shutil.copytree(REPO / "examples", root / "examples")
+    shutil.copy(REPO / "taugen.lock", root / "taugen.lock")
+    project = yaml.safe_load((REPO / "taugen.yaml").read_text())
+    for cluster in project["clusters"]:
+        if node_labels is not None:
+            cluster["nodeLabels"] = node_labels
+    (root / "taugen.yaml").write_text(yaml.safe_dump(project))
+    return root / "taugen.yaml"
