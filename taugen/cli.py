@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from functools import wraps
+from functools import partial, wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,11 +28,15 @@ PROJECT_FILE = "taugen.yaml"
 MAX_WARNINGS = 50
 
 
+STDIN = "-"
+_stdin_copies: dict[Path, str] = {}  # a copy of standard input -> how problems name it
+
+
 def _print_problems(problems: Iterable[Problem], limit: int | None = None) -> None:
     items = list(problems)
     shown = items if limit is None else items[:limit]
     for problem in shown:
-        click.echo(problem.render(Path.cwd()), err=True)
+        click.echo(_named(problem.render(Path.cwd())), err=True)
     if len(items) > len(shown):
         click.echo(f"… and {len(items) - len(shown)} more", err=True)
 
@@ -86,6 +92,29 @@ def _find_project(ctx: click.Context, param: click.Parameter, value: Path) -> Pa
     here = Path.cwd()
     found = next((f / PROJECT_FILE for f in (here, *here.parents) if (f / PROJECT_FILE).is_file()), None)
     return value if found is None or found.parent == here else found
+
+
+def _named(text: str) -> str:
+    """Output that names a copy of standard input names it `<stdin>`."""
+    for copy, name in _stdin_copies.items():
+        text = text.replace(str(copy), name)
+    return text
+
+
+def _stdin(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """Issue 21: `-` is standard input wherever a command reads a file it does not write
+    (`kubectl kustomize … | taugen validate -`); it is read once into a private file that
+    problems name `<stdin>`."""
+    values = value if isinstance(value, tuple) else (value,)
+    if Path(STDIN) not in values:
+        return value
+    folder = Path(tempfile.mkdtemp(prefix="taugen-stdin-"))
+    ctx.call_on_close(partial(shutil.rmtree, folder, ignore_errors=True))
+    copy = folder / "stdin.yaml"
+    copy.write_bytes(sys.stdin.buffer.read())
+    _stdin_copies[copy] = "<stdin>"
+    swapped = tuple(copy if v == Path(STDIN) else v for v in values)
+    return swapped if isinstance(value, tuple) else swapped[0]
 
 
 def progress_option(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -179,7 +208,7 @@ def schema_command(kind: str | None, out: Path | None) -> int:
 
 
 @main.command("validate")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path), callback=_stdin)
 @config_option("Project whose output tree is validated when no PATH is given.")
 @click.option(
     "--crd",
@@ -221,7 +250,7 @@ def validate_command(
     if with_kubeconform:
         report, note = run_kubeconform(report)
         click.echo(note, err=True)
-    click.echo(RENDERERS[output](report, Path.cwd()), nl=False)
+    click.echo(_named(RENDERERS[output](report, Path.cwd())), nl=False)
     return EXIT_OK if report.valid else EXIT_FOUND
 
 
@@ -286,7 +315,7 @@ def profiles_command(config: Path, cluster: str | None) -> int:
 
 
 @main.command("render")
-@click.argument("run_file", metavar="RUN", type=click.Path(path_type=Path))
+@click.argument("run_file", metavar="RUN", type=click.Path(path_type=Path), callback=_stdin)
 @config_option("Project file.")
 @click.option(
     "--format",
@@ -311,7 +340,7 @@ def render_command(run_file: Path, config: Path, fmt: str) -> int:
 
 
 @main.command("preflight")
-@click.argument("run_file", metavar="RUN", type=click.Path(path_type=Path))
+@click.argument("run_file", metavar="RUN", type=click.Path(path_type=Path), callback=_stdin)
 @config_option("Project file.")
 @click.option("--format", "fmt", type=click.Choice(choices.REPORT_FORMATS), default="text", show_default=True)
 @_guarded
@@ -434,7 +463,7 @@ def inventory_show_command(config: Path, cluster: str | None, fmt: str | None) -
 
 
 @inventory_group.command("import")
-@click.argument("nodelist", metavar="NODELIST", type=click.Path(path_type=Path))
+@click.argument("nodelist", metavar="NODELIST", type=click.Path(path_type=Path), callback=_stdin)
 @click.option(
     "--into",
     type=click.Path(path_type=Path),
@@ -460,7 +489,7 @@ def inventory_import_command(
 
 
 @main.command("drift")
-@click.argument("nodelist", metavar="NODELIST", type=click.Path(path_type=Path))
+@click.argument("nodelist", metavar="NODELIST", type=click.Path(path_type=Path), callback=_stdin)
 @config_option("Project file.")
 @click.option("--cluster", help="The cluster (needed when the project has several).")
 @click.option("--format", "fmt", type=_DAY_TWO_FORMAT, default="text", show_default=True)
@@ -484,7 +513,7 @@ def _shown_path(path: Path) -> str:
 
 
 @main.command("simulate")
-@click.argument("workloads", metavar="WORKLOADS", type=click.Path(path_type=Path))
+@click.argument("workloads", metavar="WORKLOADS", type=click.Path(path_type=Path), callback=_stdin)
 @config_option("Project file.")
 @click.option("--cluster", help="The cluster (default: the set's, or the project's only one).")
 @click.option("--format", "fmt", type=click.Choice(choices.REPORT_FORMATS), default="text", show_default=True)

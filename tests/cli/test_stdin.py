@@ -1,0 +1,44 @@
+"""Issue 21: `-` reads standard input wherever a command reads a file it does not write."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from taugen.cli import main
+from tests.conftest import REPO
+
+
+def _run(stdin: bytes, *args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), input=stdin, catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_validate_reads_a_stream_as_kubectl_kustomize_prints_it() -> None:
+    tree = b"---\n".join((REPO / "out" / "westus3-dev" / f).read_bytes() for f in ("topology.yaml",))
+    code, out, _ = _run(tree, "validate", "-")
+    assert (code, out.splitlines()[-1]) == (0, "1 resources in 1 files — valid 1, invalid 0, skipped 0")
+
+
+def test_a_problem_in_standard_input_is_named_stdin() -> None:
+    queue = (REPO / "out" / "westus3-dev" / "clusterqueue.yaml").read_bytes()
+    code, out, _ = _run(queue, "validate", "-")
+    assert code == 1
+    assert out.splitlines()[0].startswith("<stdin>:29:13: error: ClusterQueue/taugrid-dev: ResourceFlavor")
+
+
+def test_drift_reads_a_node_list_from_standard_input() -> None:
+    nodes = (REPO / "examples" / "westus3-dev" / "nodes.json").read_bytes()
+    code, out, _ = _run(nodes, "drift", "-", "-c", str(REPO / "taugen.yaml"), "--cluster", "westus3-dev")
+    from_file = CliRunner().invoke(
+        main,
+        [
+            "drift",
+            str(REPO / "examples" / "westus3-dev" / "nodes.json"),
+            "-c",
+            str(REPO / "taugen.yaml"),
+            "--cluster",
+            "westus3-dev",
+        ],
+    )
+    assert (code, out) == (from_file.exit_code, from_file.stdout)
+    assert out.startswith("cluster westus3-dev: drift\n")
