@@ -11,22 +11,45 @@ from taugen.diff.risks import CLASSES
 # a marker a CI step can find to update its own comment instead of adding one per push
 MARKER = "<!-- taugen-diff -->"
 OPEN_UP_TO = 30  # changes shown unfolded; a longer list stays folded under the risks
+LIMIT = 60_000  # characters: a GitHub comment holds 65,536 (issue 21); the summary and risks first
+RISKS_SHOWN = 50  # entries per risk class before "… and N more"
+ARTIFACT = "the full diff: the `taugen-diff` artifact of this pipeline (`taugen diff --format text`)"
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>|~#])")
 
 
-def markdown(result: DiffResult) -> str:
+def markdown(result: DiffResult, limit: int = LIMIT) -> str:
+    """The comment, at most `limit` characters: the summary, the risks, then as many of the
+    changes as fit, folded, and how many more the full diff holds."""
+    head, details, tail = _parts(result)
+    budget = limit - _length(head) - _length(tail) - 400  # the closing lines and the "more" note
+    shown: list[str] = []
+    for line in details:
+        if budget - len(line) - 1 < 0:
+            break
+        shown.append(line)
+        budget -= len(line) + 1
+    rest = sum(1 for line in details[len(shown) :] if line.startswith("- `"))
+    if rest:
+        shown += ["", f"**{rest} more changes**: see {ARTIFACT}.", "", "</details>", ""]
+    return "\n".join([*head, *shown, *tail])[:limit]
+
+
+def _length(lines: list[str]) -> int:
+    return sum(len(line) + 1 for line in lines)
+
+
+def _parts(result: DiffResult) -> tuple[list[str], list[str], list[str]]:
     plan = result.plan()
     title = f"{plan.add} to add, {plan.change} to change, {plan.remove} to remove — {plan.risky} risky"
     lines = [MARKER, f"### taugen diff: {title if result.entries else 'no changes'}", ""]
     lines += [f"`{_code(result.base)}` → `{_code(result.head)}`", ""]
     if not result.entries:
-        return "\n".join([*lines, *_simulation(result)])
+        return [*lines, *_simulation(result)], [], []
     lines += ["| cluster | add | change | remove | risky |", "| --- | ---: | ---: | ---: | ---: |"]
     for cluster in result.clusters:
         p = result.plan(cluster)
         lines.append(f"| {_escape(cluster or '(root)')} | {p.add} | {p.change} | {p.remove} | {p.risky} |")
-    lines += ["", *_risks(result), *_details(result), *_simulation(result)]
-    return "\n".join(lines)
+    return [*lines, "", *_risks(result), *_simulation(result)], _details(result), []
 
 
 def _simulation(result: DiffResult) -> list[str]:
@@ -48,7 +71,9 @@ def _risks(result: DiffResult) -> list[str]:
         entries = result.with_risk(risk.id)
         if entries:
             lines += [f"**⚠ {risk.title}** (`{risk.id}`): {risk.explanation}", ""]  # our own markdown
-            lines += [f"- {_escape(prefixed(e))}" for e in entries]
+            lines += [f"- {_escape(prefixed(e))}" for e in entries[:RISKS_SHOWN]]
+            if len(entries) > RISKS_SHOWN:
+                lines.append(f"- … and {len(entries) - RISKS_SHOWN} more: see {ARTIFACT}")
             lines.append("")
     return ["#### Risks", "", *lines] if lines else []
 

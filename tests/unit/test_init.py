@@ -219,7 +219,12 @@ def test_github_workflow_checks_validates_and_comments_the_diff(repo: Path) -> N
     assert runs[1:] == [
         (None, "taugen build --check"),
         (None, "taugen validate"),
-        (pr, 'taugen diff "git:origin/$BASE" --format markdown > taugen-diff.md'),
+        (
+            pr,
+            'taugen diff "git:origin/$BASE" --format markdown > taugen-diff.md'
+            "   # at most 60,000 characters\n"
+            'taugen diff "git:origin/$BASE" --format text > taugen-diff.txt      # the whole change\n',
+        ),
         (
             pr,
             f"{comment} --edit-last --create-if-none",
@@ -227,6 +232,8 @@ def test_github_workflow_checks_validates_and_comments_the_diff(repo: Path) -> N
     ]
     assert runs[0] == (None, f'pip install "taugen @ git+{TAUGEN_GIT}@v{__version__}"')
     assert job["steps"][0]["with"] == {"fetch-depth": 0}
+    (upload,) = [s for s in job["steps"] if s.get("uses") == "actions/upload-artifact@v4"]
+    assert upload["with"] == {"name": "taugen-diff", "path": "taugen-diff.txt"}  # the comment names it
 
 
 def test_gitlab_ci_checks_validates_and_notes_the_diff(repo: Path) -> None:
@@ -239,7 +246,9 @@ def test_gitlab_ci_checks_validates_and_notes_the_diff(repo: Path) -> None:
         f'git fetch origin "+refs/heads/{target}:refs/remotes/origin/{target}"',
         f'taugen diff "git:origin/{target}" --format markdown > taugen-diff.md',
     ]
-    assert "merge_requests/$CI_MERGE_REQUEST_IID/notes" in diff["script"][2]
+    assert diff["script"][2] == f'taugen diff "git:origin/{target}" --format text > taugen-diff.txt'
+    assert "merge_requests/$CI_MERGE_REQUEST_IID/notes" in diff["script"][3]
+    assert diff["artifacts"] == {"name": "taugen-diff", "paths": ["taugen-diff.txt"], "when": "always"}
     assert ci["default"]["before_script"] == [f'pip install "taugen @ git+{TAUGEN_GIT}@v{__version__}"']
 
 
@@ -301,3 +310,20 @@ def test_init_defaults(tmp_path: Path) -> None:
     init(tmp_path)
     assert (tmp_path / "inventory" / "my-cluster.yaml").is_file()
     assert DEFAULT_REPO_URL in (tmp_path / "argocd" / "applicationset.yaml").read_text()
+
+
+def test_gitlab_ci_updates_its_own_note_instead_of_adding_one(repo: Path) -> None:
+    """Issue 19 (G6): the note holding taugen's marker is found and updated (PUT), else added."""
+    import re
+    import subprocess
+    import sys
+
+    script = _doc(repo, ".gitlab-ci.yml")["taugen-diff"]["script"]
+    (finder,) = [line for line in script if line.startswith("NOTE=")]
+    code = re.search(r"python3 -c '(.+)'\)$", finder)
+    assert code is not None, finder
+    notes = '[{"id": 7, "body": "lgtm"}, {"id": 9, "body": "<!-- taugen-diff -->\\n### taugen diff"}]'
+    for given, found in ((notes, "9"), ('[{"id": 7, "body": "lgtm"}]', "")):
+        run = subprocess.run([sys.executable, "-c", code[1]], input=given, capture_output=True, text=True)
+        assert (run.returncode, run.stdout.strip()) == (0, found)
+    assert 'if [ -n "$NOTE" ]; then METHOD=PUT; URL="$API/$NOTE"; else METHOD=POST; URL="$API"; fi' in script
