@@ -117,6 +117,59 @@ def _stdin(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     return swapped if isinstance(value, tuple) else swapped[0]
 
 
+def output_option(*formats: str, default: str = "text") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """-o/--output FORMAT on every command that prints data (issue 21); `yaml` wherever `json`
+    is, the same data. The old `--format` keeps working for one release, with a warning."""
+    offered = (*formats, "yaml") if "json" in formats else formats
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        legacy = click.option(
+            "--format", type=click.Choice(offered), expose_value=False, hidden=True, callback=_legacy_format
+        )
+        current = click.option(
+            "-o",
+            "--output",
+            "fmt",
+            type=click.Choice(offered),
+            default=default,
+            show_default=True,
+            callback=_output,
+            help="How to print the result.",
+        )
+        return current(legacy(command))
+
+    return decorate
+
+
+def _legacy_format(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        click.echo("warning: --format is deprecated: use -o/--output (it goes in the next release)", err=True)
+        ctx.meta["taugen.format"] = value
+
+
+def _output(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    given = (
+        param.name is not None
+        and ctx.get_parameter_source(param.name) is not click.core.ParameterSource.DEFAULT
+    )
+    return value if given else str(ctx.meta.get("taugen.format", value))
+
+
+def _print_data(fmt: str, as_json: Callable[[Any], str], as_text: Callable[[Any], str], data: Any) -> None:
+    """text (or table) for people; json, or the same as yaml, for machines."""
+    if fmt in ("json", "yaml"):
+        text = as_json(data)
+        if fmt == "yaml":
+            import json
+
+            import yaml
+
+            text = yaml.safe_dump(json.loads(text), sort_keys=False, allow_unicode=True)
+        click.echo(text, nl=False)
+        return
+    click.echo(as_text(data), nl=False)
+
+
 def progress_option(command: Callable[..., Any]) -> Callable[..., Any]:
     """--progress: stages on stderr after a second, also when stderr is not a terminal (issue 12)."""
     return click.option(
@@ -224,7 +277,7 @@ def schema_command(kind: str | None, out: Path | None) -> int:
     help="Kubernetes version of the built-in kinds' schemas.",
 )
 @click.option(
-    "--output", "output", type=click.Choice(choices.VALIDATE_OUTPUTS), default="text", show_default=True
+    "-o", "--output", "output", type=click.Choice(choices.VALIDATE_OUTPUTS), default="text", show_default=True
 )
 @click.option(
     "--kubeconform",
@@ -258,14 +311,7 @@ def validate_command(
 @click.argument("base")
 @click.argument("head", required=False)
 @config_option("Project whose output root is compared when BASE or HEAD names no path.")
-@click.option(
-    "--format",
-    "output",
-    type=click.Choice(["text", "markdown", "json"]),
-    default="text",
-    show_default=True,
-    help="text for a terminal, markdown for a pull-request comment, json for machines.",
-)
+@output_option("text", "markdown", "json")
 @click.option(
     "--fail-on",
     type=click.Choice(choices.FAIL_ON),
@@ -279,7 +325,7 @@ def validate_command(
 )
 @_guarded
 def diff_command(
-    base: str, head: str | None, config: Path, output: str, fail_on: str | None, workloads: Path | None
+    base: str, head: str | None, config: Path, fmt: str, fail_on: str | None, workloads: Path | None
 ) -> int:
     """Compare two output trees: BASE and HEAD are folders, files, git:REV or git:REV:PATH.
 
@@ -290,27 +336,26 @@ def diff_command(
     from taugen.diff.render import as_json, text
 
     result = diff(DiffOptions(base, head, Path.cwd(), config, workloads))
-    if output == "json":
-        click.echo(as_json(result), nl=False)
-    elif output == "markdown":
+    if fmt == "markdown":
         click.echo(markdown(result), nl=False)
-    else:
+    else:  # color only on a terminal, as git does; the words are the same
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        click.echo(text(result, color), nl=False, color=color)
+        _print_data(fmt, as_json, lambda r: text(r, color), result)
     return EXIT_FOUND if result.crosses(fail_on) else EXIT_OK
 
 
 @main.command("profiles")
 @config_option("Project file.")
 @click.option("--cluster", help="Only this cluster.")
+@output_option("table", "json", default="table")
 @_guarded
-def profiles_command(config: Path, cluster: str | None) -> int:
+def profiles_command(config: Path, cluster: str | None, fmt: str) -> int:
     """List each cluster's profiles: resolved policy and readiness, from the catalog (R30)."""
-    from taugen.runs.profiles import as_table, profile_tables
+    from taugen.runs.profiles import as_json, as_table, profile_tables
 
     tables = profile_tables(config, cluster)
     _print_problems(t.stale for t in tables if t.stale is not None)
-    click.echo(as_table(tables), nl=False)
+    _print_data(fmt, as_json, as_table, tables)
     return EXIT_OK
 
 
@@ -342,7 +387,7 @@ def render_command(run_file: Path, config: Path, fmt: str) -> int:
 @main.command("preflight")
 @click.argument("run_file", metavar="RUN", type=click.Path(path_type=Path), callback=_stdin)
 @config_option("Project file.")
-@click.option("--format", "fmt", type=click.Choice(choices.REPORT_FORMATS), default="text", show_default=True)
+@output_option(*choices.REPORT_FORMATS)
 @_guarded
 def preflight_command(run_file: Path, config: Path, fmt: str) -> int:
     """Say whether a RUN is eligible in its cluster: exit 0 eligible, 1 not eligible.
@@ -356,7 +401,7 @@ def preflight_command(run_file: Path, config: Path, fmt: str) -> int:
     context = resolve_run(run_file, config)
     result = preflight(context)
     _print_problems(context.warnings)  # a deprecated profile; the placement is in the answer
-    click.echo((run_report.as_json if fmt == "json" else run_report.as_text)(result), nl=False)
+    _print_data(fmt, run_report.as_json, run_report.as_text, result)
     return EXIT_OK if result.eligible else EXIT_FOUND
 
 
@@ -394,8 +439,6 @@ def report_command(
 
 # Looking at a fleet (issue 11): explain, inventory show/import, drift.
 
-_DAY_TWO_FORMAT = click.Choice(["text", "json"])
-
 
 @main.group("explain")
 def explain_group() -> None:
@@ -406,7 +449,7 @@ def explain_group() -> None:
 @click.argument("name")
 @config_option("Project file.")
 @click.option("--cluster", help="The cluster (needed when the project has several).")
-@click.option("--format", "fmt", type=_DAY_TWO_FORMAT, default="text", show_default=True)
+@output_option("text", "json")
 @_guarded
 def explain_node_command(name: str, config: Path, cluster: str | None, fmt: str) -> int:
     """Every label node NAME gets, which rule or provider label set it, and what it counts toward."""
@@ -415,7 +458,7 @@ def explain_node_command(name: str, config: Path, cluster: str | None, fmt: str)
     from taugen.context.cluster import load_view
 
     found = explain_node(load_view(config, cluster), name)
-    click.echo((explain_render.node_json if fmt == "json" else explain_render.node_text)(found), nl=False)
+    _print_data(fmt, explain_render.node_json, explain_render.node_text, found)
     return EXIT_OK
 
 
@@ -423,7 +466,7 @@ def explain_node_command(name: str, config: Path, cluster: str | None, fmt: str)
 @click.argument("gpu_class", metavar="CLASS")
 @config_option("Project file.")
 @click.option("--cluster", help="The cluster (needed when the project has several).")
-@click.option("--format", "fmt", type=_DAY_TWO_FORMAT, default="text", show_default=True)
+@output_option("text", "json")
 @_guarded
 def explain_class_command(gpu_class: str, config: Path, cluster: str | None, fmt: str) -> int:
     """The nodes, GPUs, Ready slots, quota and domains of gpu-class CLASS."""
@@ -432,7 +475,7 @@ def explain_class_command(gpu_class: str, config: Path, cluster: str | None, fmt
     from taugen.context.cluster import load_view
 
     found = explain_class(load_view(config, cluster), gpu_class)
-    click.echo((explain_render.class_json if fmt == "json" else explain_render.class_text)(found), nl=False)
+    _print_data(fmt, explain_render.class_json, explain_render.class_text, found)
     return EXIT_OK
 
 
@@ -444,21 +487,17 @@ def inventory_group() -> None:
 @inventory_group.command("show")
 @config_option("Project file.")
 @click.option("--cluster", help="The cluster (needed when the project has several).")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json"]),
-    help="Default: a table on a terminal, JSON otherwise.",
-)
+@output_option("table", "json", default="table")
 @_guarded
-def inventory_show_command(config: Path, cluster: str | None, fmt: str | None) -> int:
+def inventory_show_command(config: Path, cluster: str | None, fmt: str) -> int:
     """Hosts, GPUs and Ready hosts per site and domain; quota, slots and high-water mark per class."""
     from taugen.commands.inventory import show as inventory_show
     from taugen.context.cluster import load_view
 
     summary = inventory_show.summarize(load_view(config, cluster))
-    table = fmt == "table" or (fmt is None and sys.stdout.isatty())
-    click.echo((inventory_show.as_table if table else inventory_show.as_json)(summary), nl=False)
+    _print_data(
+        fmt, inventory_show.as_json, inventory_show.as_table, summary
+    )  # a table by default, piped too
     return EXIT_OK
 
 
@@ -472,7 +511,7 @@ def inventory_show_command(config: Path, cluster: str | None, fmt: str | None) -
 @config_option("Project file (to find the inventory when --into is not given).")
 @click.option("--cluster", help="The cluster whose inventory is refreshed (without --into).")
 @click.option("--dry-run", is_flag=True, help="Print what would change; write nothing.")
-@click.option("--format", "fmt", type=_DAY_TWO_FORMAT, default="text", show_default=True)
+@output_option("text", "json")
 @_guarded
 def inventory_import_command(
     nodelist: Path, into: Path | None, config: Path, cluster: str | None, dry_run: bool, fmt: str
@@ -484,7 +523,9 @@ def inventory_import_command(
     target = into if into is not None else project_inventory(config, cluster)
     result = import_nodes(nodelist, target, dry_run)
     shown = _shown_path(target)
-    click.echo((import_report.as_json if fmt == "json" else import_report.as_text)(result, shown), nl=False)
+    _print_data(
+        fmt, lambda r: import_report.as_json(r, shown), lambda r: import_report.as_text(r, shown), result
+    )
     return EXIT_OK
 
 
@@ -492,7 +533,7 @@ def inventory_import_command(
 @click.argument("nodelist", metavar="NODELIST", type=click.Path(path_type=Path), callback=_stdin)
 @config_option("Project file.")
 @click.option("--cluster", help="The cluster (needed when the project has several).")
-@click.option("--format", "fmt", type=_DAY_TWO_FORMAT, default="text", show_default=True)
+@output_option("text", "json")
 @_guarded
 def drift_command(nodelist: Path, config: Path, cluster: str | None, fmt: str) -> int:
     """Compare a live NODELIST with the compiled tree and the inventory: exit 1 on drift."""
@@ -501,7 +542,7 @@ def drift_command(nodelist: Path, config: Path, cluster: str | None, fmt: str) -
 
     found = drift(nodelist, config, cluster)
     _print_problems(found.warnings)
-    click.echo((drift_report.as_json if fmt == "json" else drift_report.as_text)(found), nl=False)
+    _print_data(fmt, drift_report.as_json, drift_report.as_text, found)
     return EXIT_FOUND if found.drifted else EXIT_OK
 
 
@@ -516,7 +557,7 @@ def _shown_path(path: Path) -> str:
 @click.argument("workloads", metavar="WORKLOADS", type=click.Path(path_type=Path), callback=_stdin)
 @config_option("Project file.")
 @click.option("--cluster", help="The cluster (default: the set's, or the project's only one).")
-@click.option("--format", "fmt", type=click.Choice(choices.REPORT_FORMATS), default="text", show_default=True)
+@output_option(*choices.REPORT_FORMATS)
 @click.option("--tree", type=click.Path(path_type=Path), help="A compiled out/<cluster>/ folder to use.")
 @_guarded
 def simulate_command(workloads: Path, config: Path, cluster: str | None, fmt: str, tree: Path | None) -> int:
@@ -525,7 +566,7 @@ def simulate_command(workloads: Path, config: Path, cluster: str | None, fmt: st
     from taugen.simulate.project import SimulateOptions, run_simulation
 
     sim = run_simulation(SimulateOptions(workloads, config, cluster, tree))
-    click.echo((sim_report.as_json if fmt == "json" else sim_report.as_text)(sim), nl=False)
+    _print_data(fmt, sim_report.as_json, sim_report.as_text, sim)
     return EXIT_OK
 
 

@@ -9,6 +9,7 @@ from taugen.context.catalog import CatalogEntry
 from taugen.context.project import select_clusters
 from taugen.context.session import open_project
 from taugen.errors import Problem
+from taugen.jsontext import dumps
 from taugen.runs.state import cluster_state, stale_problem
 
 COLUMNS = ("CLUSTER", "PROFILE", "TIER", "GPU-CLASS", "TOPOLOGY", "LEVEL", "READY", "NOTE")
@@ -36,6 +37,20 @@ def as_table(tables: list[ProfileTable]) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]
     return "\n".join(lines) + "\n"
+
+
+def as_json(tables: list[ProfileTable]) -> str:
+    """Every cluster's catalog entries as the catalog holds them, and whether it is stale (R32)."""
+    return dumps(
+        [
+            {
+                "cluster": t.cluster,
+                "stale": t.stale is not None,
+                "profiles": [e.model_dump(mode="json", exclude_none=True) for e in t.entries],
+            }
+            for t in tables
+        ]
+    )
 
 
 def _row(cluster: str, entry: CatalogEntry) -> tuple[str, ...]:

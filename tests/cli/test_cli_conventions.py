@@ -47,3 +47,34 @@ def test_ctrl_c_exits_130_with_one_line(run: Run, monkeypatch: pytest.MonkeyPatc
     result = run("build", "-c", REPO / "taugen.yaml")
     assert (result.exit_code, result.stdout) == (130, "")
     assert result.stderr == "interrupted: out/ and taugen.lock are whole (exit 130)\n"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("profiles",),
+        ("inventory", "show", "--cluster", "westus3-dev"),
+        ("explain", "class", "a100-80gb", "--cluster", "westus3-dev"),
+        ("diff", "out", "out"),
+    ],
+    ids=["profiles", "inventory-show", "explain-class", "diff"],
+)
+def test_every_data_command_prints_json_and_the_same_as_yaml(run: Run, args: tuple[str, ...]) -> None:
+    """Issue 21: one -o/--output everywhere; JSON everywhere; YAML is the same data."""
+    import json
+
+    import yaml
+
+    config = ("-c", str(REPO / "taugen.yaml"))
+    as_json = run(*args, *config, "-o", "json")
+    as_yaml = run(*args, *config, "-o", "yaml")
+    assert (as_json.exit_code, as_yaml.exit_code) == (0, 0), as_json.output + as_yaml.output
+    assert yaml.safe_load(as_yaml.stdout) == json.loads(as_json.stdout)
+
+
+def test_the_old_format_spelling_works_with_a_warning(run: Run) -> None:
+    old = run("profiles", "-c", REPO / "taugen.yaml", "--format", "json")
+    new = run("profiles", "-c", REPO / "taugen.yaml", "-o", "json")
+    assert (old.exit_code, old.stdout) == (0, new.stdout)
+    assert old.stderr == "warning: --format is deprecated: use -o/--output (it goes in the next release)\n"
+    assert new.stderr == ""

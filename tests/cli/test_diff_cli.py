@@ -58,7 +58,7 @@ def test_fail_on(run: Run, case: str, fail_on: str | None, code: int) -> None:
 
 
 def test_json_holds_the_facts(run: Run) -> None:
-    result = run("diff", *pair("localqueue-removed"), "--format", "json")
+    result = run("diff", *pair("localqueue-removed"), "-o", "json")
     body = json.loads(result.output)
     assert body["plan"] == {"add": 0, "change": 1, "remove": 1, "risky": 2}
     removed = body["changes"][1]
@@ -70,7 +70,7 @@ def test_json_holds_the_facts(run: Run) -> None:
 
 
 def test_markdown_is_a_pull_request_comment(run: Run) -> None:
-    result = run("diff", *pair("topology-level-added"), "--format", "markdown")
+    result = run("diff", *pair("topology-level-added"), "-o", "markdown")
     lines = result.output.splitlines()
     assert lines[:2] == [
         "<!-- taugen-diff -->",
@@ -100,7 +100,7 @@ def test_the_project_output_is_the_default_head(
     [
         (("nowhere", "quota-increase/head"), "nowhere: error: no such file or folder [io]"),
         (("git:-x",), "git:-x: error: not a Git revision [diff-source]"),
-        (("quota-increase/base", "--format", "yaml"), "Invalid value for '--format'"),
+        (("quota-increase/base", "-o", "junit"), "Invalid value for '-o' / '--output'"),
         (("quota-increase/base", "--fail-on", "everything"), "Invalid value for '--fail-on'"),
     ],
 )

@@ -79,7 +79,7 @@ def test_preflight_exit_codes(run: Run, project: Path) -> None:
 
 
 def test_preflight_json(run: Run, project: Path) -> None:
-    result = run("preflight", _run_file(project, "json", workers=4), "-c", project, "--format", "json")
+    result = run("preflight", _run_file(project, "json", workers=4), "-c", project, "-o", "json")
     assert result.exit_code == 1
     body = json.loads(result.stdout)
     assert (body["verdict"], body["domain"]["name"], body["widerDomain"]["level"]) == (

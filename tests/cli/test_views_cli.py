@@ -22,7 +22,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_explain_node_prints_the_golden_output(run: Run, fmt: str) -> None:
-    result = run("explain", "node", "h200-1", "-c", PROJECT, "--cluster", "kube", "--format", fmt)
+    result = run("explain", "node", "h200-1", "-c", PROJECT, "--cluster", "kube", "-o", fmt)
     assert (result.exit_code, result.stderr) == (0, "")
     assert (
         result.stdout == (GOLDEN / "kube" / f"node-h200-1.{'txt' if fmt == 'text' else 'json'}").read_text()
@@ -49,8 +49,10 @@ def test_explain_an_unknown_class_is_exit_2(run: Run) -> None:
     assert "error: cluster native has no gpu-class b200 [usage]" in result.stderr
 
 
-def test_inventory_show_is_json_off_a_terminal_and_a_table_on_request(run: Run, built: Path) -> None:
-    as_json = run("inventory", "show", "-c", built, "--cluster", "native")
+def test_inventory_show_is_a_table_even_piped_and_json_on_request(run: Run, built: Path) -> None:
+    """Issue 21: the format never changes with the terminal (kubectl prints a table piped too)."""
+    assert run("inventory", "show", "-c", built, "--cluster", "native").stdout.startswith("cluster native")
+    as_json = run("inventory", "show", "-c", built, "--cluster", "native", "-o", "json")
     assert json.loads(as_json.stdout)["classes"][0] == {
         "gpuClass": "a100-80gb",
         "nodes": 2,
@@ -59,7 +61,7 @@ def test_inventory_show_is_json_off_a_terminal_and_a_table_on_request(run: Run, 
         "gpuQuota": 16,
         "highWaterMark": 16,
     }
-    table = run("inventory", "show", "-c", built, "--cluster", "native", "--format", "table")
+    table = run("inventory", "show", "-c", built, "--cluster", "native")
     assert table.stdout.splitlines()[-1] == "h200-141gb       2    16     16          16            1"
 
 
@@ -70,7 +72,7 @@ def test_inventory_import_into_the_projects_inventory(run: Run, tmp_path: Path) 
     dry = run("inventory", "import", LIVE, "-c", project, "--cluster", "native", "--dry-run")
     assert dry.exit_code == 0
     assert dry.stdout.splitlines()[-1] == "dry run: nothing written"
-    result = run("inventory", "import", LIVE, "-c", project, "--cluster", "native", "--format", "json")
+    result = run("inventory", "import", LIVE, "-c", project, "--cluster", "native", "-o", "json")
     summary = json.loads(result.stdout)
     assert (summary["form"], summary["action"], summary["written"], summary["added"]) == (
         "ClusterInventory",
@@ -115,7 +117,7 @@ def test_drift_exit_codes(run: Run, built: Path, tmp_path: Path) -> None:
     """Exit 0 without drift, 1 with drift, 2 on bad input."""
     synced = run("drift", SYNCED, "-c", built, "--cluster", "kube")
     assert (synced.exit_code, synced.stdout) == (0, "cluster kube: no drift\n")
-    drifted = run("drift", LIVE, "-c", built, "--cluster", "kube", "--format", "json")
+    drifted = run("drift", LIVE, "-c", built, "--cluster", "kube", "-o", "json")
     found = json.loads(drifted.stdout)
     assert (drifted.exit_code, found["drift"], found["notInInventory"], found["notInCluster"]) == (
         1,

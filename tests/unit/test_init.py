@@ -221,9 +221,9 @@ def test_github_workflow_checks_validates_and_comments_the_diff(repo: Path) -> N
         (None, "taugen validate"),
         (
             pr,
-            'taugen diff "git:origin/$BASE" --format markdown > taugen-diff.md'
+            'taugen diff "git:origin/$BASE" -o markdown > taugen-diff.md'
             "   # at most 60,000 characters\n"
-            'taugen diff "git:origin/$BASE" --format text > taugen-diff.txt      # the whole change\n',
+            'taugen diff "git:origin/$BASE" -o text > taugen-diff.txt      # the whole change\n',
         ),
         (
             pr,
@@ -244,9 +244,9 @@ def test_gitlab_ci_checks_validates_and_notes_the_diff(repo: Path) -> None:
     target = "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"
     assert diff["script"][:2] == [
         f'git fetch origin "+refs/heads/{target}:refs/remotes/origin/{target}"',
-        f'taugen diff "git:origin/{target}" --format markdown > taugen-diff.md',
+        f'taugen diff "git:origin/{target}" -o markdown > taugen-diff.md',
     ]
-    assert diff["script"][2] == f'taugen diff "git:origin/{target}" --format text > taugen-diff.txt'
+    assert diff["script"][2] == f'taugen diff "git:origin/{target}" -o text > taugen-diff.txt'
     assert "merge_requests/$CI_MERGE_REQUEST_IID/notes" in diff["script"][3]
     assert diff["artifacts"] == {"name": "taugen-diff", "paths": ["taugen-diff.txt"], "when": "always"}
     assert ci["default"]["before_script"] == [f'pip install "taugen @ git+{TAUGEN_GIT}@v{__version__}"']

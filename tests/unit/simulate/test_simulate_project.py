@@ -26,7 +26,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_json_answer(run: Run, project: Path) -> None:
     """S6: the JSON shape is the documented one. TAUGEN_REGEN=1 rewrites the expected file."""
-    result = run("simulate", WORKLOADS, "-c", project, "--format", "json")
+    result = run("simulate", WORKLOADS, "-c", project, "-o", "json")
     assert result.exit_code == 0, result.output
     if os.environ.get("TAUGEN_REGEN"):
         EXPECTED.write_text(result.stdout)
@@ -88,9 +88,7 @@ def test_diff_simulate_reports_runs_that_change(run: Run, project: Path, tmp_pat
         if doc["metadata"]["name"] == "h200-b0":
             doc["metadata"]["labels"]["tau.azure.com/network-domain"] = "ib-a"
     nodes.write_text(yaml.safe_dump_all(docs))
-    result = run(
-        "diff", base, project.parent / "out", "-c", project, "--simulate", WORKLOADS, "--format", "json"
-    )
+    result = run("diff", base, project.parent / "out", "-c", project, "--simulate", WORKLOADS, "-o", "json")
     assert result.exit_code == 0, result.output
     simulation = json.loads(result.stdout)["simulation"]
     headlines = [c["headline"] for c in simulation["changed"]]
