@@ -170,6 +170,45 @@ def _print_data(fmt: str, as_json: Callable[[Any], str], as_text: Callable[[Any]
     click.echo(as_text(data), nl=False)
 
 
+def cluster_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """--cluster NAME, completing the project's cluster names."""
+    return click.option("--cluster", shell_complete=_complete_clusters, help=help_text)
+
+
+def _completion_project(ctx: click.Context) -> Path | None:
+    given = ctx.params.get("config")
+    here = Path.cwd()
+    candidates = [Path(given)] if given else [f / PROJECT_FILE for f in (here, *here.parents)]
+    return next((c for c in candidates if c.is_file()), None)
+
+
+def _complete_clusters(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Issue 21: --cluster completes the project's cluster names (read plainly: completion
+    must stay fast, and an unreadable project completes nothing)."""
+    import yaml
+
+    project = _completion_project(ctx)
+    try:
+        data: Any = yaml.safe_load(project.read_text()) if project else {}
+        names = [str(c["name"]) for c in data["clusters"]]
+    except (OSError, yaml.YAMLError, KeyError, TypeError):
+        return []
+    return [n for n in names if n.startswith(incomplete)]
+
+
+def _complete_gpu_classes(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """CLASS completes the gpu-classes the lock knows (every class a build has written)."""
+    import json
+
+    project = _completion_project(ctx)
+    try:
+        lock = json.loads((project.parent / "taugen.lock").read_text()) if project else {}
+        classes = {c for entry in lock["clusters"].values() for c in entry["gpuQuota"]}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return []
+    return sorted(c for c in classes if c.startswith(incomplete))
+
+
 def progress_option(command: Callable[..., Any]) -> Callable[..., Any]:
     """--progress: stages on stderr after a second, also when stderr is not a terminal (issue 12)."""
     return click.option(
@@ -202,7 +241,7 @@ def main() -> None:
 
 @main.command("build")
 @config_option("Project file.")
-@click.option("--cluster", help="Build only this cluster.")
+@cluster_option("Build only this cluster.")
 @click.option("--out", type=click.Path(path_type=Path), help="Output root (default: the project's).")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if out/ or the lock is stale.")
 @click.option("--allow-quota-decrease", is_flag=True, help="Let GPU quota drop or flavors go (R26).")
@@ -346,7 +385,7 @@ def diff_command(
 
 @main.command("profiles")
 @config_option("Project file.")
-@click.option("--cluster", help="Only this cluster.")
+@cluster_option("Only this cluster.")
 @output_option("table", "json", default="table")
 @_guarded
 def profiles_command(config: Path, cluster: str | None, fmt: str) -> int:
@@ -407,7 +446,7 @@ def preflight_command(run_file: Path, config: Path, fmt: str) -> int:
 
 @main.command("report")
 @config_option("Project file.")
-@click.option("--cluster", help="Only this cluster.")
+@cluster_option("Only this cluster.")
 @click.option(
     "--out",
     type=click.Path(path_type=Path, dir_okay=False),
@@ -448,7 +487,9 @@ def explain_group() -> None:
 @explain_group.command("node")
 @click.argument("name")
 @config_option("Project file.")
-@click.option("--cluster", help="The cluster (needed when the project has several).")
+@click.option(
+    "--cluster", shell_complete=_complete_clusters, help="The cluster (needed when the project has several)."
+)
 @output_option("text", "json")
 @_guarded
 def explain_node_command(name: str, config: Path, cluster: str | None, fmt: str) -> int:
@@ -463,9 +504,11 @@ def explain_node_command(name: str, config: Path, cluster: str | None, fmt: str)
 
 
 @explain_group.command("class")
-@click.argument("gpu_class", metavar="CLASS")
+@click.argument("gpu_class", metavar="CLASS", shell_complete=_complete_gpu_classes)
 @config_option("Project file.")
-@click.option("--cluster", help="The cluster (needed when the project has several).")
+@click.option(
+    "--cluster", shell_complete=_complete_clusters, help="The cluster (needed when the project has several)."
+)
 @output_option("text", "json")
 @_guarded
 def explain_class_command(gpu_class: str, config: Path, cluster: str | None, fmt: str) -> int:
@@ -486,7 +529,9 @@ def inventory_group() -> None:
 
 @inventory_group.command("show")
 @config_option("Project file.")
-@click.option("--cluster", help="The cluster (needed when the project has several).")
+@click.option(
+    "--cluster", shell_complete=_complete_clusters, help="The cluster (needed when the project has several)."
+)
 @output_option("table", "json", default="table")
 @_guarded
 def inventory_show_command(config: Path, cluster: str | None, fmt: str) -> int:
@@ -509,7 +554,11 @@ def inventory_show_command(config: Path, cluster: str | None, fmt: str) -> int:
     help="The inventory to refresh (default: the one the project names for the cluster).",
 )
 @config_option("Project file (to find the inventory when --into is not given).")
-@click.option("--cluster", help="The cluster whose inventory is refreshed (without --into).")
+@click.option(
+    "--cluster",
+    shell_complete=_complete_clusters,
+    help="The cluster whose inventory is refreshed (without --into).",
+)
 @click.option("--dry-run", is_flag=True, help="Print what would change; write nothing.")
 @output_option("text", "json")
 @_guarded
@@ -532,7 +581,9 @@ def inventory_import_command(
 @main.command("drift")
 @click.argument("nodelist", metavar="NODELIST", type=click.Path(path_type=Path), callback=_stdin)
 @config_option("Project file.")
-@click.option("--cluster", help="The cluster (needed when the project has several).")
+@click.option(
+    "--cluster", shell_complete=_complete_clusters, help="The cluster (needed when the project has several)."
+)
 @output_option("text", "json")
 @_guarded
 def drift_command(nodelist: Path, config: Path, cluster: str | None, fmt: str) -> int:
@@ -556,7 +607,11 @@ def _shown_path(path: Path) -> str:
 @main.command("simulate")
 @click.argument("workloads", metavar="WORKLOADS", type=click.Path(path_type=Path), callback=_stdin)
 @config_option("Project file.")
-@click.option("--cluster", help="The cluster (default: the set's, or the project's only one).")
+@click.option(
+    "--cluster",
+    shell_complete=_complete_clusters,
+    help="The cluster (default: the set's, or the project's only one).",
+)
 @output_option(*choices.REPORT_FORMATS)
 @click.option("--tree", type=click.Path(path_type=Path), help="A compiled out/<cluster>/ folder to use.")
 @_guarded

@@ -78,3 +78,23 @@ def test_the_old_format_spelling_works_with_a_warning(run: Run) -> None:
     assert (old.exit_code, old.stdout) == (0, new.stdout)
     assert old.stderr == "warning: --format is deprecated: use -o/--output (it goes in the next release)\n"
     assert new.stderr == ""
+
+
+def _complete(words: str) -> list[str]:
+    """What bash completion offers for the last (maybe empty) word of `words`."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "_TAUGEN_COMPLETE": "bash_complete", "COMP_WORDS": words}
+    env["COMP_CWORD"] = str(len(words.split(" ")) - 1)
+    code = "from taugen.cli import main; main(prog_name='taugen')"
+    run = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True)
+    return [line.split(",", 1)[1] for line in run.stdout.splitlines()]
+
+
+def test_cluster_names_and_gpu_classes_complete() -> None:
+    """Issue 21: --cluster completes the project's clusters, CLASS the lock's gpu-classes."""
+    assert _complete("taugen build --cluster e") == ["eastus-prod"]
+    assert _complete("taugen drift x --cluster ") == ["eastus-prod", "westus3-dev", "northeurope-kai"]
+    assert _complete("taugen explain class h") == ["h100-80gb", "h200-141gb"]
