@@ -207,33 +207,38 @@ def _runs(steps: list[dict[str, Any]]) -> list[tuple[str | None, str]]:
     return [(s.get("if"), s["run"]) for s in steps if "run" in s]
 
 
-def test_github_workflow_checks_validates_and_comments_the_diff(repo: Path) -> None:
+def test_github_workflow_uses_the_repositorys_action(repo: Path) -> None:
+    """Issue 21: the recipe runs build --check, validate and the PR diff through action.yml."""
     workflow = _doc(repo, ".github/workflows/taugen.yaml")
     triggers = workflow.get("on", workflow.get(True))  # PyYAML reads the key `on` as true
     assert set(triggers) == {"push", "pull_request"}
     assert workflow["permissions"] == {"contents": "read", "pull-requests": "write"}
     (job,) = workflow["jobs"].values()
-    runs = _runs(job["steps"])
-    pr = "github.event_name == 'pull_request'"
-    comment = 'gh pr comment "$PR" --body-file taugen-diff.md'
-    assert runs[1:] == [
-        (None, "taugen build --check"),
-        (None, "taugen validate"),
+    assert job["steps"][0] == {"uses": "actions/checkout@v4", "with": {"fetch-depth": 0}}
+    assert job["steps"][-1] == {
+        "uses": f"tau-azure/taugen@v{__version__}",
+        "with": {"version": f"v{__version__}"},
+    }
+
+
+def test_the_action_checks_validates_and_comments_the_diff() -> None:
+    action = yaml.safe_load((REPO / "action.yml").read_text())
+    assert action["runs"]["using"] == "composite"
+    runs = [(s.get("if"), s.get("run", s.get("uses"))) for s in action["runs"]["steps"]]
+    pr = "github.event_name == 'pull_request' && inputs.comment == 'true'"
+    assert runs == [
+        (None, 'pip install "taugen @ git+https://github.com/tau-azure/taugen@$VERSION"'),
+        (None, 'taugen build --check ${CONFIG:+-c "$CONFIG"}'),
+        (None, 'taugen validate ${CONFIG:+-c "$CONFIG"}'),
         (
             pr,
-            'taugen diff "git:origin/$BASE" -o markdown > taugen-diff.md'
-            "   # at most 60,000 characters\n"
-            'taugen diff "git:origin/$BASE" -o text > taugen-diff.txt      # the whole change\n',
+            'taugen diff "git:origin/$BASE" -o markdown ${CONFIG:+-c "$CONFIG"} > taugen-diff.md\n'
+            'taugen diff "git:origin/$BASE" -o text ${CONFIG:+-c "$CONFIG"} > taugen-diff.txt\n',
         ),
-        (
-            pr,
-            f"{comment} --edit-last --create-if-none",
-        ),
+        (pr, "actions/upload-artifact@v4"),
+        (pr, 'gh pr comment "$PR" --body-file taugen-diff.md --edit-last --create-if-none'),
     ]
-    assert runs[0] == (None, f'pip install "taugen @ git+{TAUGEN_GIT}@v{__version__}"')
-    assert job["steps"][0]["with"] == {"fetch-depth": 0}
-    (upload,) = [s for s in job["steps"] if s.get("uses") == "actions/upload-artifact@v4"]
-    assert upload["with"] == {"name": "taugen-diff", "path": "taugen-diff.txt"}  # the comment names it
+    assert f"git+{TAUGEN_GIT}@" in runs[0][1] and action["inputs"]["version"]["default"] == f"v{__version__}"
 
 
 def test_gitlab_ci_checks_validates_and_notes_the_diff(repo: Path) -> None:
