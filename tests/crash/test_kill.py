@@ -4,7 +4,7 @@ CI kills at every named point of taugen/write/journal.py and at a few delays. Th
 
     TAUGEN_CRASH_KILLS=200 TAUGEN_CRASH_NODES=500 .venv/bin/pytest tests/crash -q
 
-kills at 200 moments: 100 spread over the build, 100 over its writing (README "Security").
+kills at 200 moments: 100 spread over the build, 100 over its writing (docs/security.md).
 """
 
 from __future__ import annotations

@@ -61,6 +61,6 @@ def test_the_json_snapshot_holds_the_same_facts_as_the_text() -> None:
 
 
 def test_the_readme_shows_the_golden_text() -> None:
-    """The README's example is the snapshot, byte for byte: it cannot drift from the code."""
-    readme = (ROOT.parent / "README.md").read_text(encoding="utf-8")
+    """docs/diff.md's example is the snapshot, byte for byte: it cannot drift from the code."""
+    readme = (ROOT.parent / "docs" / "diff.md").read_text(encoding="utf-8")
     assert f"```text\n{(GOLDEN / 'review.txt').read_text(encoding='utf-8')}```" in readme
