@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchmarks.limits import MAX_FILE, MAX_INVENTORY, MAX_OBJECT
+
 MIB = 1024 * 1024
 GIB = 1024 * MIB
 COMMANDS = ("cold", "noop", "check", "validate", "diff_self", "diff_changed", "startup", "help")
@@ -27,6 +29,14 @@ LABELS = {
     "floor": "floor: parse + dump",
     "floor_gc": "floor (gc on)",
 }
+LIMIT_LABELS = {  # SPEC G1/G2 (limits.py)
+    "shards": "node-label shards",
+    "largest_shard_objects": "largest shard, objects",
+    "largest_root_objects": "largest root, objects",
+    "largest_object_bytes": "largest object, bytes",
+    "largest_file_bytes": "largest file, bytes",
+    "largest_inventory_bytes": "Flux inventory max, bytes",
+}
 # Issue 6's targets (stated for 100k nodes; checked here at every size).
 TARGETS = {"cold/floor": 1.5, "noop/floor_parse": 1.2, "check/floor_parse": 1.2, "scaling": 11.0, "peak": GIB}
 
@@ -42,6 +52,7 @@ class Case:
     peaks: dict[str, list[int]] = field(default_factory=dict)
     rewrote: list[str] = field(default_factory=list)
     output: dict[str, int] = field(default_factory=dict)
+    limits: dict[str, int] = field(default_factory=dict)  # limits.py: G1/G2 figures of the tree
 
     def add(self, kind: str, seconds: float, peak: int | None = None) -> None:
         self.seconds.setdefault(kind, []).append(seconds)
@@ -68,6 +79,7 @@ class Case:
             "form": self.form,
             "inventory": self.inventory,
             "output": self.output,
+            "limits": self.limits,
             "seconds": self.seconds,
             "median_seconds": self.medians(),
             "peak_bytes": {k: max(v) for k, v in self.peaks.items()},
@@ -99,6 +111,13 @@ def targets(cases: list[Case], scale: Mapping[str, Mapping[str, float]]) -> list
         for name, value in case.ratios().items():
             rows.append(_row(name, where, value, TARGETS[name]))
         rows.append(_row("peak", where, float(max(max(v) for v in case.peaks.values())), TARGETS["peak"]))
+        for name, limit in (
+            ("largest_object_bytes", MAX_OBJECT),
+            ("largest_file_bytes", MAX_FILE),
+            ("largest_inventory_bytes", MAX_INVENTORY - 1),
+        ):
+            if name in case.limits:
+                rows.append(_row(name, where, float(case.limits[name]), limit))
         rows.append(
             {"target": "noop rewrites no file", "at": where, "value": len(case.rewrote), "limit": 0}
             | {"met": not case.rewrote}
@@ -123,6 +142,8 @@ def table(cases: list[Case], scale: Mapping[str, Mapping[str, float]], repeat: i
         _line("peak MiB (any command)", [f"{max(max(v) for v in c.peaks.values()) / MIB:.0f}" for c in cases])
     )
     lines.append(_line("inventory MB", [f"{c.inventory['bytes'] / 1e6:.1f}" for c in cases]))
+    for key, label in LIMIT_LABELS.items():
+        lines.append(_line(label, [f"{c.limits.get(key, 0):,}" for c in cases]))
     lines += ["", _line("ratio (target)", heads)]
     for name in ("cold/floor", "noop/floor_parse", "check/floor_parse"):
         cells = [_mark(c.ratios()[name], TARGETS[name]) for c in cases]

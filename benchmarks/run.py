@@ -29,6 +29,7 @@ from typing import Any
 import yaml
 
 from benchmarks.generate import FORMS, IMAGES, SEED, Generated, generate
+from benchmarks.limits import tree_limits
 from benchmarks.measure import rewritten, snapshot, taugen
 from benchmarks.position import check_position
 from benchmarks.report import Case, scaling, table, targets
@@ -91,6 +92,7 @@ def _floor(case: Case, inventory: Path, out_root: Path) -> None:
         "bytes": sum(f.stat().st_size for f in files),
         "objects": figures["objects"],
     }
+    case.limits = tree_limits(out_root)
 
 
 def _taugen(case: Case, kind: str, folder: Path, *args: str) -> str:

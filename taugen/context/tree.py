@@ -62,7 +62,11 @@ class CompiledTree:
         """Node name -> the labels the tree gives it (R29), from partial Nodes or nfd's
         NodeFeatureRules; None when the tree holds no node manifests."""
         folder = self.folder / NODES_DIR
-        files = sorted(folder.rglob("*.yaml")) if folder.is_dir() else []
+        files = (
+            sorted(p for p in folder.rglob("*.yaml") if p.name != "kustomization.yaml")
+            if folder.is_dir()
+            else []
+        )
         if not files:
             return None
         return node_labels(d.data for path in files for d in self.documents(path))

@@ -74,8 +74,9 @@ def _is_kustomization(name: str) -> bool:
 
 def _cluster_of(name: str, clusters: list[str]) -> str:
     parent = PurePosixPath(name).parent
+    # the outermost: a node-label shard's kustomization (nodes/<shard>/, G1) is in its cluster's
     inside = [c for c in clusters if c == "." or PurePosixPath(c) in (parent, *parent.parents)]
-    return "" if not inside or inside[-1] == "." else inside[-1]
+    return "" if not inside or inside[0] == "." else inside[0]
 
 
 def _documents(label: str, name: str, content: bytes, problems: ProblemCollector) -> list[Any] | None:

@@ -103,15 +103,27 @@ def emit_objects(manifests: Iterable[Manifest]) -> dict[str, list[dict[str, Any]
 
 
 def render(objects: dict[str, list[dict[str, Any]]]) -> dict[str, bytes]:
-    """The bytes of every file, and the kustomization that lists them."""
+    """The bytes of every file, and the kustomizations that list them: the cluster folder's
+    (the core) lists its own files; each subfolder holding files (a node-label shard, G1) has
+    its own, which the core does not list: each is a root, synced by its own Application."""
     files = {name: dump(docs) for name, docs in objects.items()}
-    files[KUSTOMIZATION] = dump(
+    folders: dict[str, list[str]] = defaultdict(list)
+    for name in files:
+        folder, _, base = name.rpartition("/")
+        folders[folder].append(base)
+    folders.setdefault("", [])
+    for folder, names in folders.items():
+        files[f"{folder}/{KUSTOMIZATION}" if folder else KUSTOMIZATION] = kustomization(names)
+    return dict(sorted(files.items()))
+
+
+def kustomization(resources: Iterable[str]) -> bytes:
+    return dump(
         [
             {
                 "apiVersion": "kustomize.config.k8s.io/v1beta1",
                 "kind": "Kustomization",
-                "resources": sorted(files),
+                "resources": sorted(resources),
             }
         ]
     )
-    return dict(sorted(files.items()))

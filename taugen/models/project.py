@@ -21,6 +21,9 @@ from taugen.quantity import MAX_MAGNITUDE
 
 QueueName = Annotated[DNSSubdomain, name_limit(63, "LocalQueue")]
 Count = Annotated[StrictInt, Field(ge=0, le=MAX_MAGNITUDE)]  # issue 17 item 7: an int64, as Kubernetes
+DEFAULT_SHARD_SIZE = 2000  # SPEC G1
+# A Flux inventory entry is under 100 bytes: 5,000 keep a shard's Kustomization far below 1 MiB
+MAX_SHARD_SIZE = 5000
 KAI_QUEUE_LABEL = "kai.scheduler/queue"  # K4: KAI's default; Run:ai installs use runai/queue
 
 
@@ -60,6 +63,10 @@ class Cluster(StrictModel):
     nodeLabels: Literal["node", "nfd"] = Field(
         default="node",
         description="node: partial Nodes (R29); nfd: node-feature-discovery NodeFeatureRules, same labels",
+    )
+    shardSize: Annotated[StrictInt, Field(ge=1, le=MAX_SHARD_SIZE)] = Field(
+        default=DEFAULT_SHARD_SIZE,
+        description="G1: at most this many node-label objects per shard (out/<name>/nodes/<shard>/)",
     )
     queueLabelKey: LabelKey = Field(
         default=KAI_QUEUE_LABEL, description="scheduler kai: the pod label naming the queue (K4)"

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from taugen.compile.nodelabels.base import NODES_DIR
 from taugen.errors import InputError, Problem, Rule
 from taugen.load.document import Document, load_documents
 
@@ -51,9 +52,19 @@ def manifest_files(paths: list[Path]) -> tuple[list[Path], list[Problem]]:
     return list(dict.fromkeys(files)), problems
 
 
+def shard_roots(path: Path) -> list[Path]:
+    """G1: a cluster folder's node-label shards, nodes/<shard>/, each a kustomization the core's
+    does not list (its own Application or Flux Kustomization syncs it)."""
+    if not (path.is_dir() and (path / KUSTOMIZATION).is_file()) or (path / NODES_DIR).is_symlink():
+        return []
+    return sorted(k.parent for k in path.glob(f"{NODES_DIR}/*/{KUSTOMIZATION}") if not k.parent.is_symlink())
+
+
 def _collect(path: Path, walk: _Walk, stack: tuple[Path, ...]) -> None:
     """stack: the resolved folders being read, outermost first; one met again is a cycle."""
     if path.is_dir() and (path / KUSTOMIZATION).is_file():
+        for shard in shard_roots(path):
+            _kustomized(shard / KUSTOMIZATION, walk, stack)
         path = path / KUSTOMIZATION
     if path.name == KUSTOMIZATION:
         _kustomized(path, walk, stack)

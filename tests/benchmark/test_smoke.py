@@ -77,7 +77,13 @@ def test_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> None:
         "check/floor_parse",
         "peak",
         "noop rewrites no file",
+        "largest_object_bytes",
+        "largest_file_bytes",
+        "largest_inventory_bytes",
     }
+    limits = case["limits"]  # SPEC G1/G2 (benchmarks/limits.py)
+    assert limits["shards"] >= 1 and 0 < limits["largest_shard_objects"] <= 2000
+    assert all(t["met"] for t in data["targets"] if t["target"].startswith("largest_"))
 
 
 def test_error_position_is_exact_near_the_end_of_a_large_inventory(tmp_path: Path) -> None:

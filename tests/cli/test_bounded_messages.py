@@ -79,7 +79,7 @@ def test_check_names_a_hostile_trees_object_on_one_line(tmp_path: Path, run: Run
     """`build --check` lists the objects of out/, which the pull request wrote."""
     project = write_project(tmp_path, inventory([gpu_node("h-0")]))
     assert run("build", "-c", project).exit_code == 0
-    nodes = tmp_path / "out" / "c1" / "nodes" / "h200-141gb" / "_single-hosts.yaml"
+    nodes = tmp_path / "out" / "c1" / "nodes" / "h200-141gb" / "nodes.yaml"
     nodes.write_text(nodes.read_text().replace("  name: h-0\n", '  name: "h-0\\n::error::x"\n'))
     result = run("build", "-c", project, "--check")
     assert result.exit_code == 1, result.output

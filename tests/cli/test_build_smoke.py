@@ -29,5 +29,5 @@ def test_check_exits_1_and_names_the_object(tmp_path: Path, run: Run) -> None:
     result = run("build", "-c", project, "--check")
     assert result.exit_code == 1
     assert "ClusterQueue/taugrid differs" in result.output
-    assert "nodes/h200-141gb/_single-hosts.yaml: Node/h200-9 missing" in result.output
+    assert "nodes/h200-141gb/nodes.yaml: Node/h200-9 missing" in result.output
     assert snapshot(tmp_path / "out") == before

@@ -105,7 +105,7 @@ def test_colliding_nodes_conflict_only_in_generated_files_that_a_build_regenerat
     assert merged.returncode == 1
     conflicted = set(_git(repo, "diff", "--name-only", "--diff-filter=U").stdout.split())
     assert "taugen.lock" in conflicted and "inventory.yaml" in conflicted
-    generated = ("clusterqueue.yaml", "resourceflavors.yaml", "nodes/h200-141gb/_single-hosts.yaml")
+    generated = ("clusterqueue.yaml", "resourceflavors.yaml", "nodes/h200-141gb/nodes.yaml")
     assert conflicted <= {"inventory.yaml", "taugen.lock"} | {f"out/c1/{f}" for f in generated}
     # the person resolving the merge keeps both nodes in the input, and lets taugen do the rest
     inventory_file = repo / "inventory.yaml"

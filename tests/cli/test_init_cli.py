@@ -19,9 +19,9 @@ NET, ACC = "net.unbounded-cloud.io/network-domain", "net.unbounded-cloud.io/acce
 
 
 NODE_FILES = [
-    "h200-141gb/_single-hosts.yaml",
-    "h200-141gb/ib-1.yaml",
-]  # nodelabels/base.py: one file per class and network domain
+    "h200-141gb/nodes.yaml",
+    "h200-141gb.ib-1/nodes.yaml",
+]  # nodelabels/shards.py: one shard per class and network domain
 
 
 def _fleet() -> dict[str, object]:
@@ -58,7 +58,10 @@ def test_init_then_build_validate_and_check_with_only_the_inventory(scaffold: Pa
     check = run("build", "--check")
     assert (check.exit_code, check.output) == (0, "up to date\n")
     nodes = scaffold / "out" / CLUSTER / "nodes"
-    assert sorted(p.relative_to(nodes).as_posix() for p in nodes.rglob("*.yaml")) == NODE_FILES
+    found = sorted(p.relative_to(nodes).as_posix() for p in nodes.rglob("*.yaml"))
+    assert found == sorted(
+        [*NODE_FILES, *(f.replace("nodes.yaml", "kustomization.yaml") for f in NODE_FILES)]
+    )
 
 
 def test_the_placeholder_inventory_builds_and_labels_nothing(scaffold: Path, run: Run) -> None:

@@ -15,7 +15,7 @@ from tests.conftest import REPO, SHARED, Run
 
 KUEUE_CRDS = SHARED / "crds" / "kueue"
 NODE = "aks-ndm-a100-31415926-vmss000000"
-NODE_FILE = "nodes/a100-80gb/_single-hosts.yaml"
+NODE_FILE = "nodes/a100-80gb/nodes.yaml"
 SUBDOMAIN = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"
 
 

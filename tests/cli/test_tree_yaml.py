@@ -18,7 +18,7 @@ from taugen.errors import InputError
 from tests.conftest import Run
 from tests.support.helpers import gpu_node, inventory, rules, write_project
 
-NODES = "c1/nodes/h200-141gb/_single-hosts.yaml"
+NODES = "c1/nodes/h200-141gb/nodes.yaml"
 LABELS = {"pool.example.com/spot": "yes", "pool.example.com/day": "2026-11-29", "pool.example.com/y": "y"}
 PLAIN = {"spot: 'yes'": "spot: yes", "day: '2026-11-29'": "day: 2026-11-29", "/y: 'y'": "/y: y"}
 BINARY = {"spot: 'yes'": "spot: !!binary eWVz"}  # b"yes"

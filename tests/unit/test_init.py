@@ -32,6 +32,7 @@ WRITTEN = [
     ".github/workflows/taugen.yaml",
     ".gitlab-ci.yml",
     "argocd/applicationset.yaml",
+    "argocd/applicationset-nodes.yaml",
     "argocd/argocd-cm-health.yaml",
     f"flux/{CLUSTER}.yaml",
     *(f"schemas/{name}" for name in sorted(schema_files())),
@@ -52,8 +53,12 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _doc(repo: Path, rel: str) -> Any:
-    (doc,) = [d for d in yaml.safe_load_all((repo / rel).read_text()) if d is not None]
+    (doc,) = _docs(repo, rel)
     return doc
+
+
+def _docs(repo: Path, rel: str) -> list[Any]:
+    return [d for d in yaml.safe_load_all((repo / rel).read_text()) if d is not None]
 
 
 def test_init_writes_exactly_these_files(repo: Path) -> None:
@@ -77,7 +82,7 @@ def test_every_yaml_parses_and_names_its_schema(repo: Path, rel: str) -> None:
     text = (repo / rel).read_text()
     assert len(MODELINE.findall(text)) == 1, f"{rel} has no (or several) yaml-language-server lines"
     assert text.startswith("# yaml-language-server: $schema=")
-    assert _doc(repo, rel)
+    assert _docs(repo, rel)  # one document (the Flux file: the core and the shards)
     assert "__" not in text.replace("__init__", ""), "an unfilled placeholder"
 
 
@@ -124,6 +129,7 @@ def test_applicationset_lists_the_projects_clusters(repo: Path) -> None:
     assert spec["generators"] == [{"list": {"elements": [{"cluster": CLUSTER}]}}]
     template = spec["template"]
     assert template["metadata"]["name"] == "taugen-{{.cluster}}"
+    _check_g6(spec)
     assert template["spec"]["source"] == {
         "repoURL": URL,
         "targetRevision": "HEAD",
@@ -131,7 +137,52 @@ def test_applicationset_lists_the_projects_clusters(repo: Path) -> None:
     }
     assert template["spec"]["destination"] == {"name": "{{.cluster}}"}
     assert template["spec"]["project"] == "default"
-    assert template["spec"]["syncPolicy"] == {"automated": {"prune": True, "selfHeal": True}}
+    assert template["spec"]["syncPolicy"]["automated"] == {"prune": True, "selfHeal": True}
+
+
+RETRY = {"limit": 5, "backoff": {"duration": "10s", "factor": 2, "maxDuration": "5m"}}
+
+
+def _check_g6(spec: dict[str, Any]) -> None:
+    """SPEC G6: kept resources on deletion, server-side apply and diff, a retry with backoff."""
+    assert spec["syncPolicy"] == {"preserveResourcesOnDeletion": True}
+    template = spec["template"]
+    assert template["metadata"]["annotations"] == {
+        "argocd.argoproj.io/compare-options": "ServerSideDiff=true"
+    }
+    policy = template["spec"]["syncPolicy"]
+    assert (policy["syncOptions"], policy["retry"]) == (["ServerSideApply=true"], RETRY)
+
+
+def test_the_nodes_applicationset_makes_one_application_per_cluster_and_shard(repo: Path) -> None:
+    """G1/G6: a matrix of the project's clusters and a Git files generator over each listed
+    cluster's shard kustomizations, out/<cluster>/nodes/*/kustomization.yaml."""
+    appset = _doc(repo, "argocd/applicationset-nodes.yaml")
+    assert appset["metadata"] == {"name": "taugen-nodes", "namespace": "argocd"}
+    spec = appset["spec"]
+    _check_g6(spec)
+    (matrix,) = spec["generators"]
+    clusters, files = matrix["matrix"]["generators"]
+    assert clusters == {"list": {"elements": [{"cluster": CLUSTER}]}}
+    assert files["git"] == {
+        "repoURL": URL,
+        "revision": "HEAD",
+        "files": [{"path": "out/{{.cluster}}/nodes/*/kustomization.yaml"}],
+    }
+    # as the controller expands it for one shard: the Git files generator's path parameters
+    shard = {
+        ".cluster": CLUSTER,
+        ".path.basename": "h200-141gb.ib-1",
+        ".path.path": f"out/{CLUSTER}/nodes/h200-141gb.ib-1",
+    }
+    text = json.dumps(spec["template"])
+    for key, value in shard.items():
+        text = text.replace("{{" + key + "}}", value)
+    assert "{{" not in text, text
+    app = json.loads(text)
+    assert app["metadata"]["name"] == f"taugen-{CLUSTER}-h200-141gb.ib-1"
+    assert app["spec"]["source"]["path"] == f"out/{CLUSTER}/nodes/h200-141gb.ib-1"
+    assert app["spec"]["destination"] == {"name": CLUSTER}
 
 
 def _applications(appset: dict[str, Any]) -> list[dict[str, Any]]:
@@ -162,7 +213,17 @@ def test_applicationset_deploys_exactly_the_projects_clusters_not_a_stray_folder
 def test_flux_files_name_only_the_projects_clusters(repo: Path) -> None:
     flux = sorted(p.relative_to(repo).as_posix() for p in (repo / "flux").iterdir())
     assert flux == [f"flux/{CLUSTER}.yaml"]
-    assert _doc(repo, flux[0])["spec"]["path"] == f"./out/{CLUSTER}"  # one folder, no glob
+    core, nodes = _docs(repo, flux[0])
+    assert core["spec"]["path"] == f"./out/{CLUSTER}"  # one folder, no glob
+    assert nodes["spec"]["path"] == f"./out/{CLUSTER}/nodes"
+
+
+def test_flux_syncs_the_shards_after_the_core_from_the_same_source(repo: Path) -> None:
+    core, nodes = _docs(repo, f"flux/{CLUSTER}.yaml")
+    assert nodes["metadata"] == {"name": f"taugen-{CLUSTER}-nodes", "namespace": "flux-system"}
+    assert nodes["spec"]["dependsOn"] == [{"name": core["metadata"]["name"]}]
+    assert nodes["spec"]["sourceRef"] == core["spec"]["sourceRef"]
+    assert (nodes["spec"]["prune"], nodes["spec"]["wait"]) == (True, True)
 
 
 HEALTH = "resource.customizations.health.kueue.x-k8s.io_"
@@ -184,7 +245,7 @@ def test_argocd_cm_patch_is_a_valid_configmap_with_the_four_health_checks(repo: 
 
 
 def test_flux_kustomization_prunes_waits_and_depends_on_kueue(repo: Path) -> None:
-    ks = _doc(repo, f"flux/{CLUSTER}.yaml")
+    ks = _docs(repo, f"flux/{CLUSTER}.yaml")[0]
     assert (ks["apiVersion"], ks["kind"]) == ("kustomize.toolkit.fluxcd.io/v1", "Kustomization")
     assert ks["metadata"] == {"name": f"taugen-{CLUSTER}", "namespace": "flux-system"}
     spec = ks["spec"]
@@ -293,7 +354,8 @@ def test_init_refuses_to_overwrite_and_writes_nothing(tmp_path: Path) -> None:
 def test_init_refuses_when_a_folder_it_needs_is_a_file(tmp_path: Path) -> None:
     (tmp_path / "argocd").write_text("not a folder\n")
     with pytest.raises(
-        InitRefused, match=r"2 existing file\(s\) .*: argocd/applicationset.yaml, argocd/argocd-cm"
+        InitRefused,
+        match=r"3 existing file\(s\) .*: argocd/applicationset.yaml, argocd/applicationset-nodes.yaml",
     ):
         init(tmp_path, CLUSTER)
     assert [p.name for p in tmp_path.iterdir()] == ["argocd"]

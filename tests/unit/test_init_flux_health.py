@@ -19,7 +19,7 @@ from taugen.commands.init import init
 def exprs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]:
     target = tmp_path_factory.mktemp("flux")
     init(target)
-    ks = yaml.safe_load((target / "flux" / "my-cluster.yaml").read_text())
+    ks = next(yaml.safe_load_all((target / "flux" / "my-cluster.yaml").read_text()))  # the core
     return {c["kind"]: {k: c[k] for k in ("current", "failed")} for c in ks["spec"]["healthCheckExprs"]}
 
 

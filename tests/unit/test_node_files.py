@@ -22,12 +22,13 @@ def test_domains_that_differ_in_case_get_distinct_files(tmp_path: Path, node_lab
     nodes = [gpu_node("h-0", labels={FABRIC: "IB-A"}), gpu_node("h-1", labels={FABRIC: "ib-a"})]
     project = write_project(tmp_path, inventory(nodes), nodeLabels=node_labels)
     run_build(project)
-    folder = tmp_path / "out" / "c1" / "nodes" / "h200-141gb"
+    folder = tmp_path / "out" / "c1" / "nodes"
     files = sorted(p.name for p in folder.iterdir())
-    assert files == sorted(["ib-a.yaml", f"{UPPER}.yaml"])
+    assert files == sorted(["h200-141gb.ib-a", f"h200-141gb.{UPPER}"])
     assert len({f.casefold() for f in files}) == len(files)
-    assert "h-1" in _names(folder / "ib-a.yaml") and "h-0" not in _names(folder / "ib-a.yaml")
-    assert "h-0" in _names(folder / f"{UPPER}.yaml") and "h-1" not in _names(folder / f"{UPPER}.yaml")
+    lower, upper = folder / "h200-141gb.ib-a" / "nodes.yaml", folder / f"h200-141gb.{UPPER}" / "nodes.yaml"
+    assert "h-1" in _names(lower) and "h-0" not in _names(lower)
+    assert "h-0" in _names(upper) and "h-1" not in _names(upper)
 
 
 def _names(path: Path) -> str:

@@ -181,7 +181,7 @@ def test_an_nfd_tree_passes_the_build_gate_and_validate(tmp_path: Path) -> None:
 
 def test_nodefeaturerule_waves_before_the_flavors(tmp_path: Path) -> None:
     run_build(_nfd_example(tmp_path))
-    [file, *_] = sorted((tmp_path / "out" / "eastus-prod" / "nodes" / "h200-141gb").glob("*.yaml"))
+    [file, *_] = sorted((tmp_path / "out" / "eastus-prod" / "nodes").glob("h200-141gb*/nodes.yaml"))
     (obj,) = [d for d in yaml.safe_load_all(file.read_text()) if d]
     assert obj["metadata"]["annotations"]["argocd.argoproj.io/sync-wave"] == "-2"
     assert obj["metadata"]["labels"] == {"app.kubernetes.io/managed-by": "taugen"}

@@ -49,21 +49,25 @@ def _files(folder: Path) -> list[str]:
 
 
 def test_kustomization_lists_every_file_and_nothing_else_is_there(built: Path) -> None:
-    """§4: Kubernetes objects only, plus one kustomization.yaml listing every resource file."""
+    """§4: Kubernetes objects only; the core's kustomization.yaml lists the core's files and
+    each node-label shard's (G1) its own, which the core does not list."""
     folder = built / "out" / "c1"
     kustomization = yaml.safe_load((folder / "kustomization.yaml").read_text())
     assert kustomization == {
         "apiVersion": "kustomize.config.k8s.io/v1beta1",
         "kind": "Kustomization",
-        "resources": [f for f in _files(folder) if f != "kustomization.yaml"],
+        "resources": [f for f in _files(folder) if "/" not in f and f != "kustomization.yaml"],
     }
+    for shard in ("_no-gpu-class", "h100-80gb", "h200-141gb"):
+        assert yaml.safe_load((folder / "nodes" / shard / "kustomization.yaml").read_text()) == {
+            "apiVersion": "kustomize.config.k8s.io/v1beta1",
+            "kind": "Kustomization",
+            "resources": ["nodes.yaml"],
+        }
     assert kustomization["resources"] == [
         "admission.yaml",
         "clusterqueue.yaml",
         "localqueues.yaml",
-        "nodes/_no-gpu-class.yaml",
-        "nodes/h100-80gb/_single-hosts.yaml",
-        "nodes/h200-141gb/_single-hosts.yaml",
         "priorityclasses.yaml",
         "profile-catalog.yaml",
         "resourceflavors.yaml",
@@ -71,7 +75,7 @@ def test_kustomization_lists_every_file_and_nothing_else_is_there(built: Path) -
         "torchrun-host-slot.yaml",
         "workloadpriorityclasses.yaml",
     ]
-    for rel in kustomization["resources"]:
+    for rel in [*kustomization["resources"], *(f"nodes/{s}/nodes.yaml" for s in ("h100-80gb", "h200-141gb"))]:
         docs = list(yaml.safe_load_all((folder / rel).read_text()))
         assert docs and all({"apiVersion", "kind", "metadata"} <= set(d) for d in docs), rel
 
@@ -202,7 +206,7 @@ def test_files_of_a_class_that_left_are_removed(tmp_path: Path) -> None:
     write_yaml(tmp_path / "inventory.yaml", inventory([gpu_node("h-0")]))
     run_build(project)
     folder = tmp_path / "out" / "c1"
-    gone = "nodes/h100-80gb/_single-hosts.yaml"
+    gone = "nodes/h100-80gb/nodes.yaml"
     assert gone not in _files(folder)
     assert gone not in yaml.safe_load((folder / "kustomization.yaml").read_text())["resources"]
     assert not (folder / "nodes" / "h100-80gb").exists()  # the emptied class folder goes too
@@ -226,7 +230,7 @@ def test_unchanged_files_keep_their_mtime(tmp_path: Path) -> None:
     changed = sorted(k for k in after if after[k] != before.get(k))
     assert changed == [
         "clusterqueue.yaml",
-        "nodes/h200-141gb/_single-hosts.yaml",
+        "nodes/h200-141gb/nodes.yaml",
         "resourceflavors.yaml",
     ]  # the catalog stays: every profile's readiness is as it was (issue 16)
     assert all(after[k][1] == OLD_NS for k in after if k not in changed)
@@ -333,6 +337,6 @@ def test_check_mode_writes_nothing_and_reports(tmp_path: Path) -> None:
     result = run_build(project, check=True)
     assert snapshot(tmp_path) == before
     assert result.written == ()
-    assert any("nodes/_no-gpu-class.yaml" in line for line in result.differences)
+    assert any("nodes/_no-gpu-class/nodes.yaml" in line for line in result.differences)
     # R26 keeps h200's high-water mark and readiness holds: the lock stays as it is
     assert not any("taugen.lock" in line for line in result.differences)

@@ -169,7 +169,7 @@ class _NoGpuFlavor(KueueBackend):
 
 
 SABOTAGE = {
-    "node-unknown-field": ("nodes/h200-141gb/_single-hosts.yaml", "Node/h200-0", "schema"),
+    "node-unknown-field": ("nodes/h200-141gb/nodes.yaml", "Node/h200-0", "schema"),
     "flavor-missing": ("clusterqueue.yaml", "ClusterQueue/taugrid", "clusterqueue-flavor"),
 }
 
@@ -199,7 +199,7 @@ def test_build_leaves_the_previous_tree_and_lock_untouched(
     project = write_project(tmp_path, inventory([gpu_node("h200-0"), gpu_node("h200-1")]))
     monkeypatch.chdir(tmp_path)
     assert run("build", "-c", project).exit_code == 0
-    assert (tmp_path / "out" / "c1" / "nodes" / "h200-141gb" / "_single-hosts.yaml").is_file()
+    assert (tmp_path / "out" / "c1" / "nodes" / "h200-141gb" / "nodes.yaml").is_file()
     before = snapshot(tmp_path)
 
     _sabotage(sabotage, monkeypatch)

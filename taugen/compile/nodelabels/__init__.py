@@ -9,6 +9,7 @@ from taugen.compile.manifest import Manifest
 from taugen.compile.nodelabels.base import NodeLabelBackend
 from taugen.compile.nodelabels.nfd import NfdBackend
 from taugen.compile.nodelabels.node import NodeBackend
+from taugen.compile.nodelabels.shards import sharded
 from taugen.resolve.cluster import ResolvedCluster
 
 NODE_LABEL_BACKENDS: dict[str, NodeLabelBackend] = {
@@ -18,5 +19,7 @@ NODE_LABEL_BACKENDS: dict[str, NodeLabelBackend] = {
 
 
 def node_labels(cluster: ResolvedCluster) -> list[Manifest]:
-    """R29: the objects that put each node's resolved labels on it, by the cluster's backend."""
-    return NODE_LABEL_BACKENDS[cluster.cluster.nodeLabels].manifests(cluster.nodes)
+    """R29: the objects that put each node's resolved labels on it, by the cluster's backend,
+    in shards of at most the cluster's shardSize objects (G1)."""
+    manifests = NODE_LABEL_BACKENDS[cluster.cluster.nodeLabels].manifests(cluster.nodes)
+    return sharded(manifests, cluster.cluster.shardSize)

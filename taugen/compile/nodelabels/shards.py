@@ -1,0 +1,110 @@
+"""G1/G2: the node-label objects of a cluster in shards, each its own kustomization root.
+
+A backend puts each object in its group (base.node_file: one per gpu class and network
+domain, so one fabric's nodes stay together). Each group is a shard folder under nodes/:
+
+- `nodes/<class>.<domain>/`: a network domain (an InfiniBand fabric) of a class;
+- `nodes/<class>/`: a class's hosts in singleton domains (a class name holds no `.`);
+- `nodes/_no-gpu-class/`: labelled nodes of no gpu class.
+
+A group of more than `shardSize` objects is split into the fewest parts
+`<folder>.part-<i>-of-<k>` that keep each part at most `shardSize`, an object going to part
+sha256(name) mod k: adding or removing an object changes its own part only, unless the
+group's count passes a multiple of `shardSize` (then the group is dealt again). Inside a
+shard, objects are written in name order to files of at most FILE_BUDGET estimated bytes
+(`nodes.yaml`, or `nodes-1.yaml`, `nodes-2.yaml`, ...), so no file passes 1 MiB (G2).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from taugen.compile.manifest import Manifest
+from taugen.compile.nodelabels.base import NO_CLASS_FILE, NODES_DIR, SINGLE_HOSTS
+from taugen.errors import TaugenError
+
+MAX_FILE_BYTES = 1 << 20  # SPEC G2
+# YAML is at most about twice an object's compact JSON (indented lists); decoration (managed-by,
+# sync wave) adds under 512 bytes: a file packed to this estimate stays well under 1 MiB.
+FILE_BUDGET = 768 * 1024
+DECORATION = 512
+FILE_STEM = "nodes"
+
+
+class ShardError(TaugenError):
+    """Two groups that would share a shard folder (a network domain named like a split part)."""
+
+
+def shard_folder(group: str) -> str:
+    """The shard folder of a group named by base.node_file."""
+    if group == NO_CLASS_FILE:
+        return f"{NODES_DIR}/_no-gpu-class"
+    stem = group.removeprefix(f"{NODES_DIR}/").removesuffix(".yaml")
+    gpu_class, _, domain = stem.partition("/")
+    if not domain or domain == SINGLE_HOSTS:
+        return f"{NODES_DIR}/{gpu_class}"
+    return f"{NODES_DIR}/{gpu_class}.{domain}"
+
+
+def sharded(manifests: Sequence[Manifest], shard_size: int) -> list[Manifest]:
+    """The manifests, each in its shard's folder and file (G1, G2)."""
+    groups: dict[str, list[Manifest]] = {}
+    for manifest in manifests:
+        groups.setdefault(manifest.file, []).append(manifest)
+    placed: list[Manifest] = []
+    owner: dict[str, str] = {}
+    for group in sorted(groups):
+        for folder, part in _parts(shard_folder(group), groups[group], shard_size):
+            if owner.setdefault(folder, group) != group:
+                raise ShardError(
+                    f"node-label groups {owner[folder]} and {group} would share the shard folder "
+                    f"{folder}: rename one network domain"
+                )
+            placed += _files(folder, part)
+    return placed
+
+
+def _parts(folder: str, group: list[Manifest], shard_size: int) -> list[tuple[str, list[Manifest]]]:
+    if len(group) <= shard_size:
+        return [(folder, group)]
+    count = -(-len(group) // shard_size)
+    while True:
+        parts: list[list[Manifest]] = [[] for _ in range(count)]
+        for manifest in group:
+            parts[_bucket(manifest, count)].append(manifest)
+        if max(len(p) for p in parts) <= shard_size:
+            return [(f"{folder}.part-{i}-of-{count}", p) for i, p in enumerate(parts, start=1)]
+        count += 1
+
+
+def _bucket(manifest: Manifest, count: int) -> int:
+    key = "/".join(manifest.identity).encode()
+    return int.from_bytes(hashlib.sha256(key).digest()[:8], "big") % count
+
+
+def _files(folder: str, part: list[Manifest]) -> list[Manifest]:
+    ordered = sorted(part, key=lambda m: m.identity[1:])
+    chunks: list[list[Manifest]] = [[]]
+    used = 0
+    for manifest in ordered:
+        size = estimated_bytes(manifest.obj)
+        if chunks[-1] and used + size > FILE_BUDGET:
+            chunks.append([])
+            used = 0
+        chunks[-1].append(manifest)
+        used += size
+    if len(chunks) == 1:
+        return [Manifest(f"{folder}/{FILE_STEM}.yaml", m.obj) for m in chunks[0]]
+    return [
+        Manifest(f"{folder}/{FILE_STEM}-{i}.yaml", m.obj)
+        for i, chunk in enumerate(chunks, start=1)
+        for m in chunk
+    ]
+
+
+def estimated_bytes(obj: dict[str, Any]) -> int:
+    """An upper estimate of the object's bytes as canonical YAML, once decorated."""
+    return 2 * len(json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()) + DECORATION
