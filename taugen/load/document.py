@@ -240,8 +240,35 @@ def _yaml_problem(path: Path, err: MarkedYAMLError) -> Problem:
     line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
     if "duplicate key" in problem or "found duplicate key" in str(err):
         return Problem(path, line, col, "yaml", problem, "remove one of the duplicate keys")
-    context = f" ({err.context.strip()})" if err.context else ""
-    hint = (
-        "indent with spaces: YAML does not allow tabs there" if "'\\t'" in problem else "fix the YAML syntax"
-    )
-    return Problem(path, line, col, "yaml", f"{problem}{context}", hint)
+    context = f"{problem} ({err.context.strip()})" if err.context else problem
+    for words, plain, hint in _PLAIN:  # issue 21: what the parser means, in plain words
+        if words in problem or words in context:
+            return Problem(path, line, col, "yaml", f"{plain} (YAML: {context})", hint)
+    return Problem(path, line, col, "yaml", context, "fix the YAML syntax")
+
+
+_PLAIN = (  # (the parser's words, what they mean, how to fix it)
+    ("'\\t'", "a tab in the indentation", "indent with spaces: YAML does not allow tabs there"),
+    (
+        "expected <block end>, but found",
+        "this line is indented differently from the lines it belongs with",
+        "indent it with as many spaces as its siblings above",
+    ),
+    (
+        "mapping values are not allowed here",
+        "a `key: value` where none can start",
+        "put a space after the `:` of the key above, quote a value that holds `: `, or fix the indentation",
+    ),
+    ("could not find expected ':'", "a line that is neither `key: value` nor a list item", "add the `:`"),
+    ("while scanning a quoted scalar", "a quote that is never closed", "close the quote that starts here"),
+    (
+        "expected ',' or ']'",
+        "a `[...]` list that is not closed",
+        "close the list with `]`, or separate its items with `,`",
+    ),
+    (
+        "expected ',' or '}'",
+        "a `{...}` mapping that is not closed",
+        "close the mapping with `}`, or separate its entries with `,`",
+    ),
+)

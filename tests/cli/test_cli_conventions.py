@@ -98,3 +98,26 @@ def test_cluster_names_and_gpu_classes_complete() -> None:
     assert _complete("taugen build --cluster e") == ["eastus-prod"]
     assert _complete("taugen drift x --cluster ") == ["eastus-prod", "westus3-dev", "northeurope-kai"]
     assert _complete("taugen explain class h") == ["h100-80gb", "h200-141gb"]
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "plain"),
+    [
+        (
+            "kind: Project\nclusters:\n  - name: c1\n    inventory: i.yaml\n   tenants: []\n",
+            "taugen.yaml:5:4",
+            "this line is indented differently from the lines it belongs with",
+        ),
+        ('kind: Project\nclusters:\n  - name: "c1\n', "taugen.yaml:3:11", "a quote that is never closed"),
+    ],
+    ids=["indentation", "open-quote"],
+)
+def test_yaml_syntax_errors_are_in_plain_words_at_the_line_to_fix(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, where: str, plain: str
+) -> None:
+    """Issue 21: the line to fix, and what the parser means, before its own words."""
+    (tmp_path / "taugen.yaml").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    result = run("build")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"{where}: error: {plain} (YAML: ")
