@@ -56,11 +56,14 @@ def lookup(request: Request, now: datetime) -> tuple[Problem, ...] | None:
     entry = _read(request) if key is not None else None
     if entry is None or entry.get("key") != key:
         return None
-    if any(now > datetime.fromisoformat(deadline) for deadline in entry["deadlines"]):
-        return None  # R31: maxInventoryAge has passed; the full path refuses it with positions
-    if entry["state"] != _state(request):
+    try:
+        if any(now > datetime.fromisoformat(deadline) for deadline in entry["deadlines"]):
+            return None  # R31: maxInventoryAge has passed; the full path refuses it with positions
+        if entry["state"] != _state(request):
+            return None
+        return tuple(_problem(w) for w in entry["warnings"])
+    except (KeyError, TypeError, ValueError):  # an entry of another shape: only a slower build
         return None
-    return tuple(_problem(w) for w in entry["warnings"])
 
 
 def store(request: Request, deadlines: Iterable[datetime], warnings: Sequence[Problem]) -> None:

@@ -238,16 +238,13 @@ def _journal(staging: Path) -> dict[str, Any] | None:
 
 
 def _valid_journal(journal: Any) -> bool:
+    """Exactly the three keys write_tree writes: cluster names to swap and drop, a lock flag."""
     if not isinstance(journal, dict) or set(journal) != {"swap", "drop", "lock"}:
         return False
-    names = (
-        [*journal["swap"], *journal["drop"]]
-        if all(isinstance(journal[k], list) for k in ("swap", "drop"))
-        else [None]
-    )
-    return isinstance(journal["lock"], bool) and all(
-        isinstance(n, str) and not dns1123_label_error(n) for n in names
-    )
+    lists = [journal["swap"], journal["drop"]]
+    if not all(isinstance(names, list) for names in lists) or not isinstance(journal["lock"], bool):
+        return False
+    return all(isinstance(n, str) and not dns1123_label_error(n) for names in lists for n in names)
 
 
 def _regular(path: Path) -> bool:
