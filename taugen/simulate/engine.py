@@ -1,20 +1,45 @@
-"""One simulation (S2-S5): already admitted runs resume, new runs are admitted in Kueue's
+"""One simulation (S2-S5, T8): already admitted runs resume, new runs are admitted in Kueue's
 BestEffortFIFO order, then nodeDown events are applied in order.
 
-BestEffortFIFO: priority descending, then createdAt ascending (then the key, so that equal
-inputs in any order give one answer); a run that does not fit is skipped and later runs may
-still be admitted. Quota is the ClusterQueue's nominal quota per flavor and resource.
+BestEffortFIFO: in each ClusterQueue, priority descending, then createdAt ascending (then the
+key, so that equal inputs in any order give one answer); a run that does not fit is skipped
+and later runs may still be admitted. Each scheduling cycle takes the head of every queue and
+admits those within nominal quota before those that borrow (then priority, then createdAt),
+as Kueue's scheduler does; with one ClusterQueue this is the plain BestEffortFIFO order.
+Quota is checked per ClusterQueue and cohort (quota.py); in a cohort a run that does not fit
+may preempt (preemption.py).
 """
 
 from __future__ import annotations
 
-from taugen.simulate.model import FlavorTotal, RunResult, SimFlavor, SimInput, SimResult, SimRun
+from collections.abc import Iterator, Sequence
+
+from taugen.simulate.admission import Short, borrow_height, check_quota, usage_of
+from taugen.simulate.model import (
+    NO_PREEMPTION,
+    FlavorTotal,
+    RunResult,
+    SimFlavor,
+    SimInput,
+    SimResult,
+    SimRun,
+    Victim,
+)
+from taugen.simulate.preemption import Holder, Preemptor, find_victims
 from taugen.simulate.ranks import place_again, rank_hosts, required_domain
 from taugen.simulate.state import Cluster
-from taugen.simulate.tas import NoFit, PodRequest, find_assignment
-from taugen.simulate.units import shown
+from taugen.simulate.tas import Assignment, NoFit, PodRequest, find_assignment
 
 GPU = "nvidia.com/gpu"
+PREEMPTION = (
+    "preemption is Kueue's classical preemption on quota (fair sharing off): a run held back "
+    "by topology alone preempts nothing, and a preempted run is not admitted again (T8)"
+)
+REASONS = {
+    "InClusterQueue": "prioritization in the ClusterQueue",
+    "InCohortReclamation": "reclamation within the cohort",
+    "InCohortReclaimWhileBorrowing": "reclamation within the cohort while borrowing",
+}
 
 
 def admission_order(runs: tuple[SimRun, ...]) -> list[SimRun]:
@@ -30,12 +55,32 @@ def simulate(source: SimInput) -> SimResult:
     for run in order:
         if run.plan is not None:
             results[run.key] = _resume(cluster, flavors, run, plans)
-    for run in order:
-        if run.plan is None:
-            results[run.key] = _admit(cluster, flavors, run, plans)
+    runs = {r.key: r for r in order}
+    for run in _cycles(cluster, [r for r in order if r.plan is None]):
+        results[run.key] = _admit(cluster, flavors, run, plans)
+        for victim in results[run.key].victims:
+            results[victim.key] = _preempted(cluster, runs[victim.key], run, victim)
     for node in source.down:
         _node_down(cluster, node, order, results, plans)
-    return SimResult(tuple(results[r.key] for r in order), _totals(cluster, source, results))
+    totals = _totals(cluster, source, results)
+    notes = (PREEMPTION,) if source.preempts else (NO_PREEMPTION,)
+    return SimResult(tuple(results[r.key] for r in order), totals, notes, source.preempts)
+
+
+def _cycles(cluster: Cluster, pending: list[SimRun]) -> Iterator[SimRun]:
+    """Kueue's scheduling cycles: the head of every ClusterQueue, those that need not borrow
+    first; each cycle's order is taken from the quota as the cycle starts."""
+    queues: dict[str, list[SimRun]] = {}
+    for run in pending:
+        queues.setdefault(run.queue, []).append(run)
+    while queues:
+        heads = [queues[name].pop(0) for name in sorted(queues)]
+        queues = {name: runs for name, runs in queues.items() if runs}
+        yield from sorted(heads, key=lambda r: (_height(cluster, r), -r.priority, r.created, r.key))
+
+
+def _height(cluster: Cluster, run: SimRun) -> int:
+    return borrow_height(cluster.quota, run) if run.queue in cluster.quota.queues else 0
 
 
 def _resume(
@@ -55,14 +100,20 @@ def _admit(
     cluster: Cluster, flavors: dict[str, SimFlavor], run: SimRun, plans: dict[str, dict[int, str]]
 ) -> RunResult:
     pending = _why_pending(cluster, flavors, run)
-    if pending is not None:
+    if isinstance(pending, str):
         return RunResult(run.key, "pending", run.flavor, pending)
     flavor = flavors[run.flavor or ""]
+    victims: tuple[Victim, ...] = ()
+    if pending is not None:
+        victims = _victims(cluster, flavor, run, pending.need)
+        if not victims:
+            return RunResult(run.key, "pending", flavor.name, pending.reason)
+        for victim in victims:
+            _release(cluster, cluster.source_run(victim.key))
     if not flavor.tas:
         cluster.charge(run)
-        return RunResult(run.key, "admitted", flavor.name, ranks=(None,) * run.count)
-    request = PodRequest(run.count, run.per_pod, run.mode, run.level)
-    found = find_assignment(cluster.tree(flavor.name), request, cluster.leaf_free(flavor.name))
+        return RunResult(run.key, "admitted", flavor.name, ranks=(None,) * run.count, victims=victims)
+    found = _place(cluster, flavor, run)
     if isinstance(found, NoFit):
         return RunResult(run.key, "pending", flavor.name, _no_fit(run, found))
     hosts = rank_hosts(cluster, found)
@@ -71,26 +122,55 @@ def _admit(
     cluster.charge(run)
     plans[run.key] = dict(enumerate(hosts))
     cluster.placed[run.key] = dict(plans[run.key])
-    return RunResult(run.key, "admitted", flavor.name, ranks=tuple(hosts))
+    return RunResult(run.key, "admitted", flavor.name, ranks=tuple(hosts), victims=victims)
 
 
-def _why_pending(cluster: Cluster, flavors: dict[str, SimFlavor], run: SimRun) -> str | None:
+def _place(cluster: Cluster, flavor: SimFlavor, run: SimRun) -> Assignment | NoFit:
+    request = PodRequest(run.count, run.per_pod, run.mode, run.level)
+    return find_assignment(cluster.tree(flavor.name), request, cluster.leaf_free(flavor.name))
+
+
+def _why_pending(cluster: Cluster, flavors: dict[str, SimFlavor], run: SimRun) -> str | Short | None:
+    """The reason it cannot be admitted; a Short with `need` when preemption may make room."""
     if run.not_ready is not None:  # the whole reason (inputs.py): a profile, a workload, the slot
         return run.not_ready
     flavor = flavors.get(run.flavor or "")
     if flavor is None:
         return f"no ResourceFlavor of the ClusterQueue serves the run ({run.flavor or 'none'})"
-    short = cluster.quota_short(run, flavor.nominal)
-    if short is None:
-        return None
-    resource, need, left = short
-    if resource not in flavor.nominal:
-        return f"quota: {resource} is not covered by the ClusterQueue (flavor {flavor.name})"
-    nominal = flavor.nominal[resource]
-    return (
-        f"quota: {resource} in flavor {flavor.name}: the run requests {shown(resource, need)}, "
-        f"{shown(resource, max(left, 0))} of the nominal {shown(resource, nominal)} is unused"
-    )
+    if run.queue not in cluster.quota.queues:
+        return f"no ClusterQueue {run.queue} in the tree: its LocalQueue points nowhere"
+    short = check_quota(cluster.quota, run, cluster.source.preempts)
+    if short is None or short.need:
+        return short
+    return short.reason
+
+
+def _victims(
+    cluster: Cluster, flavor: SimFlavor, run: SimRun, need: frozenset[tuple[str, str]]
+) -> tuple[Victim, ...]:
+    """T8: the fewest admitted runs whose preemption lets the run fit, quota and topology."""
+
+    def also_fits(victims: Sequence[Holder]) -> bool:
+        if not flavor.tas:
+            return True
+        freed = [
+            (host, cluster.source_run(v.key).per_pod) for v in victims for host in cluster.hosts_of(v.key)
+        ]
+        for host, amount in freed:
+            cluster.take(host, amount, sign=-1)
+        fits = not isinstance(_place(cluster, flavor, run), NoFit)
+        for host, amount in freed:
+            cluster.take(host, amount)
+        return fits
+
+    wanted = Preemptor(run.queue, run.priority, run.created, usage_of(run), need)
+    return find_victims(cluster.quota, wanted, list(cluster.holders.values()), also_fits)
+
+
+def _preempted(cluster: Cluster, run: SimRun, by: SimRun, victim: Victim) -> RunResult:
+    why = REASONS.get(victim.reason, victim.reason)
+    reason = f"preempted by {by.key}: {why} ({victim.reason})"
+    return RunResult(run.key, "preempted", run.flavor, reason)
 
 
 def _no_fit(run: SimRun, found: NoFit) -> str:

@@ -9,8 +9,11 @@ from typing import Literal
 from taugen.simulate.tas import Mode
 from taugen.simulate.tree import DomainPath, Resources
 
-Status = Literal["admitted", "pending", "evicted"]
+Status = Literal["admitted", "pending", "evicted", "preempted"]
 NO_PREEMPTION = "no preemption is simulated: a pending run never displaces an admitted one (S2)"
+FlavorResource = tuple[str, str]  # (flavor, resource): the unit Kueue counts quota in
+ReclaimPolicy = Literal["Never", "LowerPriority", "Any"]
+WithinPolicy = Literal["Never", "LowerPriority", "LowerOrNewerEqualPriority"]
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,40 @@ class SimFlavor:
 
 
 @dataclass(frozen=True)
+class Quota:
+    nominal: int
+    borrowing_limit: int | None = None  # None: may borrow without limit
+    lending_limit: int | None = None  # None: all of it may be lent
+
+
+@dataclass(frozen=True)
+class Preemption:
+    """A ClusterQueue's classical preemption policy (Kueue's ClusterQueuePreemption)."""
+
+    reclaim_within_cohort: ReclaimPolicy = "Never"
+    borrow_within_cohort: Literal["Never", "LowerPriority"] = "Never"
+    max_priority_threshold: int | None = None  # borrowWithinCohort.maxPriorityThreshold
+    within_cluster_queue: WithinPolicy = "Never"
+
+
+@dataclass(frozen=True)
+class SimQueue:
+    """A ClusterQueue (T2, T3); quotas per (flavor, resource) it covers."""
+
+    name: str
+    quotas: Mapping[FlavorResource, Quota]
+    cohort: str | None = None
+    preemption: Preemption = Preemption()
+
+
+@dataclass(frozen=True)
+class SimCohort:
+    name: str
+    parent: str | None = None
+    quotas: Mapping[FlavorResource, Quota] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class SimRun:
     key: str  # namespace/name
     priority: int
@@ -42,6 +79,8 @@ class SimRun:
     not_ready: str | None = None  # the whole reason it cannot be placed: profile (R30), workload, slot (G4)
     plan: Mapping[int, str] | None = None  # rank -> host of an already admitted run
     gpus: int = 0  # per pod, for the totals
+    queue: str = ""  # its ClusterQueue (via its LocalQueue); "" with no `queues`: the only one
+    admitted_at: str = ""  # RFC 3339 UTC: when an admitted run reserved quota ("": its created)
 
 
 @dataclass(frozen=True)
@@ -61,6 +100,26 @@ class SimInput:
     runs: tuple[SimRun, ...]
     running: tuple[RunningPod, ...] = ()
     down: tuple[str, ...] = ()  # nodeDown events, in order
+    queues: tuple[SimQueue, ...] = ()  # () : one ClusterQueue "" with the flavors' nominal quota
+    cohorts: tuple[SimCohort, ...] = ()
+
+    @property
+    def preempts(self) -> bool:
+        """T8: preemption is simulated on a tree whose queues form a cohort; a lone
+        ClusterQueue keeps S2 (no preemption), as before."""
+        return any(q.cohort is not None for q in self.queues)
+
+    def cluster_queues(self) -> tuple[SimQueue, ...]:
+        if self.queues:
+            return self.queues
+        quotas = {(f.name, r): Quota(v) for f in self.flavors for r, v in f.nominal.items()}
+        return (SimQueue("", quotas),)
+
+
+@dataclass(frozen=True)
+class Victim:
+    key: str
+    reason: str  # Kueue's: InClusterQueue, InCohortReclamation, InCohortReclaimWhileBorrowing
 
 
 @dataclass(frozen=True)
@@ -71,6 +130,7 @@ class RunResult:
     reason: str = ""
     ranks: tuple[str | None, ...] = ()  # host of each pod index; None: not topology-aware
     replaced: tuple[int, ...] = ()  # ranks placed again (S5)
+    victims: tuple[Victim, ...] = ()  # the runs this one preempted to be admitted (T8)
 
     def hosts(self) -> list[tuple[str, int]]:
         counts: dict[str, int] = {}
@@ -93,3 +153,4 @@ class SimResult:
     runs: tuple[RunResult, ...]  # in admission order
     totals: tuple[FlavorTotal, ...]
     notes: tuple[str, ...] = field(default=(NO_PREEMPTION,))
+    preemption: bool = False  # T8: the tree is a cohort, preemption was simulated

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from taugen.simulate.admission import usage_of
 from taugen.simulate.model import SimInput, SimNode, SimRun
+from taugen.simulate.preemption import Holder
+from taugen.simulate.quota import QuotaTree
 from taugen.simulate.tree import PODS, DomainPath, Resources, TasNode, TasTree, build_tree
 
 
@@ -18,7 +21,10 @@ class Cluster:
     nodes: dict[str, SimNode]
     free: dict[str, dict[str, int]]  # node -> free capacity
     down: set[str] = field(default_factory=set)
-    used: dict[str, dict[str, int]] = field(default_factory=dict)  # flavor -> resource -> quota used
+    quota: QuotaTree = field(default_factory=lambda: QuotaTree({}, {}))  # per ClusterQueue and cohort
+    holders: dict[str, Holder] = field(default_factory=dict)  # run -> the quota it holds
+    admissions: int = 0
+    runs: dict[str, SimRun] = field(default_factory=dict)
     placed: dict[str, dict[int, str]] = field(default_factory=dict)  # run -> rank -> host
     trees: dict[str, TasTree] = field(default_factory=dict)
     by_path: dict[DomainPath, str] = field(default_factory=dict)  # leaf -> node name
@@ -29,12 +35,21 @@ class Cluster:
         nodes = {n.name: n for n in sorted(source.nodes, key=lambda n: n.name)}
         free = {name: dict(n.allocatable) for name, n in nodes.items()}
         cluster = cls(source, nodes, free, {n for n, node in nodes.items() if not node.ready})
+        cluster.quota = QuotaTree.of(source.cluster_queues(), source.cohorts)
+        cluster.runs = {r.key: r for r in source.runs}
         cluster.by_path = {n.path: name for name, n in nodes.items()}
         for pod in sorted(source.running, key=lambda p: (p.node, p.run or "", p.rank or 0)):
             cluster.take(pod.node, pod.requests)
             if pod.run is not None and pod.rank is not None:
                 cluster.placed.setdefault(pod.run, {})[pod.rank] = pod.node
         return cluster
+
+    def source_run(self, key: str) -> SimRun:
+        return self.runs[key]
+
+    def hosts_of(self, key: str) -> list[str]:
+        """The Ready hosts the run's pods hold (what preempting it frees)."""
+        return [h for h in self.placed.get(key, {}).values() if h not in self.down]
 
     def tree(self, flavor: str) -> TasTree:
         if flavor not in self.trees:
@@ -70,22 +85,25 @@ class Cluster:
         self.down.add(node)
         self.trees.pop(self.nodes[node].flavor or "", None)
 
-    def quota_short(self, run: SimRun, nominal: Resources) -> tuple[str, int, int] | None:
-        """The first resource (in name order) the run's total request overflows: (name, need, left)."""
-        used = self.used.get(run.flavor or "", {})
-        for resource in sorted(run.per_pod):
-            need = run.per_pod[resource] * run.count
-            if need <= 0:
-                continue
-            left = nominal.get(resource, 0) - used.get(resource, 0)
-            if need > left:
-                return resource, need, left
-        return None
-
     def charge(self, run: SimRun, sign: int = 1) -> None:
-        used = self.used.setdefault(run.flavor or "", {})
-        for resource, value in run.per_pod.items():
-            used[resource] = used.get(resource, 0) + sign * value * run.count
+        """The run's quota in its ClusterQueue (and what it borrows from the cohort)."""
+        usage = usage_of(run)
+        self.quota.add(run.queue, usage, sign)
+        if sign < 0:
+            self.holders.pop(run.key, None)
+            return
+        # Admitted in this simulation: newer than every admitted input, in admission order.
+        given = run.plan is not None
+        self.admissions += 0 if given else 1
+        self.holders[run.key] = Holder(
+            run.key,
+            run.queue,
+            run.priority,
+            run.created,
+            (run.admitted_at or run.created) if given else "",
+            usage,
+            0 if given else self.admissions,
+        )
 
 
 def _with_pod(amount: Resources, free: Resources) -> dict[str, int]:

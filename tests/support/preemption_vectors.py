@@ -1,0 +1,91 @@
+"""Test helper: feed a quota and preemption vector (tests/data/preemption-vectors.yaml) to
+the simulation core, and turn its answer back into the vector's `expected` shape."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from taugen.quantity import Quantity
+from taugen.simulate.engine import simulate
+from taugen.simulate.model import Preemption, Quota, SimCohort, SimFlavor, SimInput, SimQueue, SimRun
+from taugen.simulate.units import as_units, units
+
+VECTORS = Path(__file__).resolve().parents[1] / "data" / "preemption-vectors.yaml"
+FLAVOR = "default"
+ADMITTED_AT = "2026-01-01T00:00:00+00:00"
+CREATED_AT = "2026-01-01T00:01:00+00:00"
+
+
+def load_vectors() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(the named queue sets, the vectors)."""
+    docs = [doc for doc in yaml.safe_load_all(VECTORS.read_text()) if doc]
+    return docs[0], docs[1:]
+
+
+def _amount(resource: str, value: Any) -> int:
+    return units(resource, Quantity.parse(value))
+
+
+def _quota(resource: str, raw: Mapping[str, Any]) -> Quota:
+    limits = {k: _amount(resource, raw[k]) if k in raw else None for k in ("borrowingLimit", "lendingLimit")}
+    return Quota(_amount(resource, raw["nominal"]), limits["borrowingLimit"], limits["lendingLimit"])
+
+
+def _queue(raw: Mapping[str, Any]) -> SimQueue:
+    quotas = {(FLAVOR, r): _quota(r, q) for r, q in raw.get("resources", {}).items()}
+    policy = raw.get("preemption", {})
+    preemption = Preemption(
+        policy.get("reclaimWithinCohort", "Never"),
+        policy.get("borrowWithinCohort", "Never"),
+        policy.get("maxPriorityThreshold"),
+        policy.get("withinClusterQueue", "Never"),
+    )
+    return SimQueue(raw["name"], quotas, raw.get("cohort"), preemption)
+
+
+def _time(text: str | None, default: str) -> str:
+    return text.replace("Z", "+00:00") if text else default
+
+
+def _run(raw: Mapping[str, Any], admitted: bool) -> SimRun:
+    resources = {r: Quantity.parse(v) for r, v in raw["usage" if admitted else "requests"].items()}
+    return SimRun(
+        key=f"ns/{raw['name']}",
+        priority=raw["priority"],
+        created=_time(raw.get("createdAt"), ADMITTED_AT if admitted else CREATED_AT),
+        flavor=FLAVOR,
+        count=1,
+        per_pod=as_units(resources),
+        mode="unconstrained",
+        level=None,
+        plan={} if admitted else None,
+        queue=raw["queue"],
+        admitted_at=_time(raw.get("admittedAt"), ADMITTED_AT) if admitted else "",
+    )
+
+
+def run_vector(case: Mapping[str, Any], sets: Mapping[str, Any]) -> dict[str, Any]:
+    queues = case["queues"]
+    queues = sets[queues] if isinstance(queues, str) else queues
+    cohorts = tuple(SimCohort(c["name"], c.get("parent")) for c in case.get("cohorts", []))
+    runs = [_run(r, True) for r in case.get("admitted", [])] + [_run(r, False) for r in case["incoming"]]
+    source = SimInput(
+        "none",
+        (),
+        (SimFlavor(FLAVOR, {}, tas=False),),
+        (),
+        tuple(runs),
+        queues=tuple(_queue(q) for q in queues),
+        cohorts=cohorts,
+    )
+    result = simulate(source)
+    incoming = {f"ns/{r['name']}" for r in case["incoming"]}
+    name = {r.key: r.key.split("/", 1)[1] for r in runs}
+    return {
+        "status": {name[r.key]: r.status for r in result.runs if r.key in incoming},
+        "preempted": {name[v.key]: v.reason for r in result.runs for v in r.victims},
+    }
