@@ -16,7 +16,9 @@ from pydantic import BaseModel
 
 from taugen.api.kai.models import Queue
 from taugen.api.kueue.clusterqueue import ClusterQueue
+from taugen.api.kueue.cohort import Cohort
 from taugen.api.kueue.flavor import ResourceFlavor
+from taugen.api.kueue.queues import LocalQueue
 from taugen.compile.backends.kai import QUEUES_FILE
 from taugen.compile.backends.kueue import FLAVORS_FILE, QUEUE_FILE
 from taugen.compile.nodelabels.base import NODES_DIR
@@ -58,6 +60,20 @@ class CompiledTree:
         docs = [d for d in self.documents(path) if isinstance(d.data, dict) and d.data.get("kind") == kind]
         return [validate(model, d, RULE) for d in docs]
 
+    def every(self, kind: str, model: type[M]) -> list[M]:
+        """Every `kind` object of the tree's top-level files (node manifests aside), whichever
+        file holds it: a Cohort and the tenants' ClusterQueues (T1-T3) need no file of their own."""
+        files = sorted(p.name for p in self.folder.glob("*.yaml") if p.name != "kustomization.yaml")
+        return [
+            obj
+            for name in files
+            if any(
+                isinstance(d.data, dict) and d.data.get("kind") == kind
+                for d in self.documents(self.folder / name)
+            )
+            for obj in self.objects(name, kind, model)
+        ]
+
     def node_labels(self) -> NodeLabels | None:
         """Node name -> the labels the tree gives it (R29), from partial Nodes or nfd's
         NodeFeatureRules; None when the tree holds no node manifests."""
@@ -79,15 +95,17 @@ class CompiledTree:
         return path.is_file() and advertises_slot([d.data for d in self.documents(path)])
 
     def kueue(self, queue: str) -> KueueTree:
-        """The ResourceFlavors and the ClusterQueue `queue` of a Kueue tree."""
+        """The ResourceFlavors, the ClusterQueue `queue`, and every ClusterQueue, Cohort and
+        LocalQueue of a Kueue tree."""
         flavors = self.objects(FLAVORS_FILE, "ResourceFlavor", ResourceFlavor)
-        found = [
-            q for q in self.objects(QUEUE_FILE, "ClusterQueue", ClusterQueue) if q.metadata.name == queue
-        ]
+        self.objects(QUEUE_FILE, "ClusterQueue", ClusterQueue)  # R32: the queue file must exist
+        queues = self.every("ClusterQueue", ClusterQueue)
+        found = [q for q in queues if q.metadata.name == queue]
         if not found:
             path = self.folder / QUEUE_FILE
             raise InputError([Problem(path, 0, 0, RULE, f"no ClusterQueue {queue} in the tree", REBUILD)])
-        return kueue_tree(flavors, found[0])
+        cohorts = self.every("Cohort", Cohort)
+        return kueue_tree(flavors, found[0], queues, cohorts, self.every("LocalQueue", LocalQueue))
 
     def kai_queues(self) -> dict[str, Queue]:
         """A KAI tree's Queues by name (SPEC §8)."""

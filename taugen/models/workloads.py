@@ -18,6 +18,11 @@ class Admitted(StrictModel):
     ranks: dict[str, DNSSubdomain] = Field(
         min_length=1, description='Pod index (a string, e.g. "0") -> the node it was planned on'
     )
+    at: AwareDatetime | None = Field(
+        default=None,
+        description="When Kueue admitted it (QuotaReserved): preemption takes the newest first (T8); "
+        "default createdAt",
+    )
 
 
 class WorkloadRun(Run):

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from taugen.compile.backends.kueue import CPU_FLAVOR, SLOT, TOPOLOGY
 from taugen.compile.common import PRIORITY_TIERS
 from taugen.compile.slot import no_slot_reason
-from taugen.context.kueue_tree import KueueTree
+from taugen.context.kueue_tree import CompiledQueue, KueueTree
 from taugen.context.node_labels import NodeLabels
 from taugen.errors import InputError, Problem
 from taugen.load.inventory import GPU
@@ -17,6 +17,7 @@ from taugen.resolve.domains import hostname_of
 from taugen.resolve.labels import GPU_CLASS, LEVELS
 from taugen.runs.context import RunContext
 from taugen.runs.state import ClusterState
+from taugen.simulate.cohort import queue_of, sim_cohorts, sim_queues
 from taugen.simulate.model import RunningPod, SimFlavor, SimInput, SimNode, SimRun
 from taugen.simulate.units import as_units
 from taugen.simulate.workloads import RULE, LoadedWorkloads
@@ -40,7 +41,8 @@ def sim_input(
     offers a torchrun-host-slot only when the tree advertises it (`slots`, SPEC G4)."""
     flavor_of = _flavor_of_class(tree)
     nodes = tuple(_node(n, flavor_of, labels, slots) for n in state.resolved.nodes)
-    runs = tuple(_run(c, flavor_of, slots) for c in contexts)
+    cohort = any(q.cohort is not None for q in tree.queues)
+    runs = tuple(_run(c, flavor_of, slots, queue_of(tree, c) if cohort else None) for c in contexts)
     problems = _unknown_nodes(loaded, {n.name for n in nodes}, {r.key.split("/")[1]: r for r in runs})
     if problems:
         raise InputError(problems)
@@ -50,7 +52,11 @@ def sim_input(
         for p in loaded.workloads.running
     )
     down = tuple(e.nodeDown for e in loaded.workloads.events)
-    return SimInput(TOPOLOGY, LEVELS, _flavors(tree), nodes, runs, running, down)
+    if not cohort:  # one ClusterQueue: S2 exactly as before
+        return SimInput(TOPOLOGY, LEVELS, _flavors(tree), nodes, runs, running, down)
+    return SimInput(
+        TOPOLOGY, LEVELS, _flavors(tree), nodes, runs, running, down, sim_queues(tree), sim_cohorts(tree)
+    )
 
 
 def _flavor_of_class(tree: KueueTree) -> dict[str | None, str]:
@@ -84,11 +90,19 @@ def _node(
     return SimNode(node.name, node.ready, flavor, path, allocatable)
 
 
-def _run(context: RunContext, flavor_of: dict[str | None, str], slots: bool) -> SimRun:
+def _run(
+    context: RunContext, flavor_of: dict[str | None, str], slots: bool, queue: CompiledQueue | None
+) -> SimRun:
+    """`queue`: in a cohort, the ClusterQueue its LocalQueue points to (T5)."""
     run, policy = context.run, context.policy
     per_pod = as_units(context.request)
     plan = getattr(run, "admitted", None)
     created = getattr(run, "createdAt", None)
+    blocked = _blocked(context, slots)
+    if queue is not None and blocked is None and not queue.admits(run.metadata.namespace):
+        blocked = (
+            f"ClusterQueue {queue.name} does not admit namespace {run.metadata.namespace} (namespaceSelector)"
+        )
     return SimRun(
         key=f"{run.metadata.namespace}/{run.metadata.name}",
         priority=PRIORITY[context.priority_class],
@@ -98,9 +112,11 @@ def _run(context: RunContext, flavor_of: dict[str | None, str], slots: bool) -> 
         per_pod=per_pod,
         mode="required" if context.level else "unconstrained",
         level=context.level,
-        not_ready=_blocked(context, slots),
+        not_ready=blocked,
         plan={int(k): v for k, v in plan.ranks.items()} if plan else None,
         gpus=per_pod.get(GPU, 0),
+        queue=queue.name if queue is not None else "",
+        admitted_at=utc_sortable(plan.at) if plan and plan.at else "",
     )
 
 

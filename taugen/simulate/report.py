@@ -29,7 +29,7 @@ def as_dict(sim: Simulation) -> dict[str, Any]:
         "apiVersion": API_VERSION,
         "kind": "SimulationResult",
         "cluster": sim.cluster,
-        "runs": [_run(runs[r.key], r) for r in sim.result.runs],
+        "runs": [_run(runs[r.key], r, sim.result.preemption) for r in sim.result.runs],
         "totals": [
             {"flavor": t.flavor, "gpus": {"requested": t.requested, "admitted": t.admitted, "free": t.free}}
             for t in sim.result.totals
@@ -38,9 +38,10 @@ def as_dict(sim: Simulation) -> dict[str, Any]:
     }
 
 
-def _run(run: SimRun, result: RunResult) -> dict[str, Any]:
+def _run(run: SimRun, result: RunResult, cohort: bool) -> dict[str, Any]:
+    """On a cohort (T8) a run also names its ClusterQueue and the runs it preempted."""
     namespace, name = result.key.split("/", 1)
-    return {
+    found = {
         "namespace": namespace,
         "name": name,
         "status": result.status,
@@ -53,6 +54,10 @@ def _run(run: SimRun, result: RunResult) -> dict[str, Any]:
         "ranks": [{"rank": i, "host": h} for i, h in enumerate(result.ranks) if h is not None],
         "replaced": list(result.replaced),
     }
+    if cohort:
+        found["clusterQueue"] = run.queue
+        found["preempted"] = [{"run": v.key, "reason": v.reason} for v in result.victims]
+    return found
 
 
 def as_text(sim: Simulation) -> str:
@@ -60,7 +65,7 @@ def as_text(sim: Simulation) -> str:
     count = {s: sum(r.status == s for r in result.runs) for s in get_args(Status)}
     lines = [
         f"simulate: cluster {sim.cluster}, {len(result.runs)} runs: "
-        + ", ".join(f"{n} {s}" for s, n in count.items() if n or s != "evicted"),
+        + ", ".join(f"{n} {s}" for s, n in count.items() if n or s in ("admitted", "pending")),
     ]
     for run in result.runs:
         lines += _run_lines(run)
@@ -74,10 +79,11 @@ def _run_lines(run: RunResult) -> list[str]:
     head = f"  {run.status:<9} {run.key}  ({run.flavor or 'no flavor'})"
     if run.status != "admitted":
         return [head, f"            {run.reason}"]
+    victims = [f"            preempted  {v.key} ({v.reason})" for v in run.victims]
     hosts = run.hosts()
     if not hosts:
-        return [f"{head}  not topology-aware: kube-scheduler picks the nodes"]
-    lines = [head, "            hosts  " + ", ".join(f"{h} x{n}" for h, n in hosts)]
+        return [f"{head}  not topology-aware: kube-scheduler picks the nodes", *victims]
+    lines = [head, *victims, "            hosts  " + ", ".join(f"{h} x{n}" for h, n in hosts)]
     ranks = ", ".join(f"{i}={h}" for i, h in enumerate(run.ranks))
     lines.append(f"            ranks  {ranks}")
     if run.replaced:
