@@ -41,7 +41,7 @@ def as_dict(sim: Simulation) -> dict[str, Any]:
 def _run(run: SimRun, result: RunResult, cohort: bool) -> dict[str, Any]:
     """On a cohort (T8) a run also names its ClusterQueue and the runs it preempted."""
     namespace, name = result.key.split("/", 1)
-    found = {
+    found: dict[str, Any] = {
         "namespace": namespace,
         "name": name,
         "status": result.status,
