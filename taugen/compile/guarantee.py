@@ -65,6 +65,23 @@ class Guarantees:
         parts = [c for t in self.tenants if (c := t.of(quota.gpu_class)) is not None]
         return quota.gpus - sum(c.gpus for c in parts), quota.slots - sum(c.slots for c in parts)
 
+    def lendable(self, quota: ClassQuota, but: str | None = None) -> int:
+        """GPUs of the class the guaranteed tenants other than `but` may lend (T2: lendingLimit,
+        else all of the guarantee)."""
+        parts = [c for t in self.tenants if t.namespace != but and (c := t.of(quota.gpu_class))]
+        return sum(c.gpus if c.lending_limit is None else c.lending_limit for c in parts)
+
+    def borrowable(self, namespace: str, quota: ClassQuota) -> int:
+        """At most how many GPUs of the class the tenant's queue may borrow from the cohort: what
+        the other queues lend (the shared queue lends all it has), within its borrowingLimit."""
+        own = self.of(namespace)
+        if own is None:  # a best-effort tenant: its shared queue borrows from the guaranteed ones
+            return self.lendable(quota)
+        pool = self.shared(quota)[0] + self.lendable(quota, namespace)
+        part = own.of(quota.gpu_class)
+        limit = part.borrowing_limit if part is not None else None
+        return pool if limit is None else min(limit, pool)
+
     def recorded(self) -> dict[str, dict[str, int]]:
         """T6: namespace -> gpu-class -> guaranteed GPUs, as the lock records it."""
         return {

@@ -3,8 +3,9 @@ shared ClusterQueue of the rest, and LocalQueues that point at their tenant's qu
 
 Every queue of the cohort has R25's one resource group and flavors (Kueue lends only
 [flavor, resource] pairs that both queues list). A LocalQueue's spec.clusterQueue is
-immutable in Kueue (CEL `self == oldSelf`): the LocalQueues of a cohort cluster ask Argo CD
-and Flux to delete and recreate them when it changes (docs/cohorts.md).
+immutable in Kueue (CEL `self == oldSelf`): the LocalQueues of a cohort cluster ask Flux to
+recreate them when an apply fails on it; Argo CD has no such option short of recreating on
+every sync, so `taugen diff` names the change as `rejected` (docs/cohorts.md).
 """
 
 from __future__ import annotations
@@ -14,14 +15,13 @@ from typing import Any
 
 from taugen.compile.backends.kueue_quota import API, GPU, SLOT, flavor_name, flavor_quota
 from taugen.compile.guarantee import ClassGuarantee, Guarantees, TenantGuarantee
-from taugen.compile.manifest import SYNC_OPTIONS, Manifest, annotate, object_
+from taugen.compile.manifest import Manifest, annotate, object_
 from taugen.compile.quota import ClassQuota
 from taugen.quantity import canonical
 from taugen.resolve.cluster import ResolvedCluster
 
 COHORT_FILE = "cohort.yaml"
-FLUX_FORCE = "kustomize.toolkit.fluxcd.io/force"
-RECREATE = "Force=true,Replace=true"  # Argo CD: delete and create (an immutable field changed)
+FLUX_FORCE = "kustomize.toolkit.fluxcd.io/force"  # recreate only when an apply hits an immutable field
 PREEMPTION = {  # T2
     "reclaimWithinCohort": "Any",
     "borrowWithinCohort": {"policy": "LowerPriority"},
@@ -83,5 +83,5 @@ def local_queue(cluster: ResolvedCluster, guarantees: Guarantees, namespace: str
     target = own.queue if own is not None else cluster.cluster.clusterQueue
     obj = object_(API, "LocalQueue", name, namespace, spec={"clusterQueue": target})
     if guarantees.cohort:
-        annotate(obj, {SYNC_OPTIONS: RECREATE, FLUX_FORCE: "enabled"})
+        annotate(obj, {FLUX_FORCE: "enabled"})
     return Manifest("localqueues.yaml", obj)
