@@ -12,7 +12,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from taugen.compile.guarantee_checks import check_classes, check_lending, check_sums, cohort_queue_name
+from taugen.compile.guarantee_checks import (
+    check_classes,
+    check_lending,
+    check_sums,
+    check_tenant_fields,
+    cohort_queue_name,
+)
 from taugen.compile.quota import ClassQuota
 from taugen.compile.shares import resolve_shares, scaled
 from taugen.errors import ProblemCollector
@@ -92,11 +98,13 @@ class Guarantees:
 
 def plan_guarantees(cluster: Cluster, quotas: Sequence[ClassQuota], doc: Document, index: int) -> Guarantees:
     """Resolve every guarantee of `cluster` (the project's cluster `index`); InputError lists all."""
+    problems = ProblemCollector()
+    problems.extend(check_tenant_fields(cluster, doc, index))
+    problems.raise_if_any()
     guaranteed = [(j, t) for j, t in enumerate(cluster.tenants) if t.guaranteed]
     if not guaranteed:
         return Guarantees()
     by_class = {q.gpu_class: q for q in quotas}
-    problems = ProblemCollector()
     problems.extend(check_classes(cluster, guaranteed, by_class, doc, index))
     problems.extend(cohort_queue_name(cluster, guaranteed, doc, index))
     problems.raise_if_any()

@@ -18,6 +18,38 @@ def _at(index: int, j: int, *loc: str) -> list[str | int]:
     return ["clusters", index, "tenants", j, *loc]
 
 
+def check_tenant_fields(cluster: Cluster, doc: Document, index: int) -> list[Problem]:
+    """T2: weight and limits go on a tenant's own ClusterQueue, which only a guarantee gives;
+    T7: a KAI Queue has a quota and a limit, nothing that says how much it lends."""
+    problems = []
+    for j, tenant in enumerate(cluster.tenants):
+        if cluster.scheduler == Scheduler.KAI:
+            if tenant.lendingLimit:
+                problems.append(
+                    doc.at(_at(index, j, "lendingLimit"), key=True).problem(
+                        "T7",
+                        f"tenant {tenant.namespace} sets lendingLimit, which KAI Queues cannot express",
+                        "remove lendingLimit: KAI lends every unused deserved GPU",
+                    )
+                )
+            continue
+        used = [
+            f
+            for f in ("weight", *LIMITS)
+            if f in tenant.model_fields_set and (f == "weight" or getattr(tenant, f))
+        ]
+        if used and not tenant.guaranteed:
+            problems.append(
+                doc.at(_at(index, j, used[0]), key=True).problem(
+                    "T2",
+                    f"tenant {tenant.namespace} sets {', '.join(used)} without guaranteed: it shares the "
+                    f"ClusterQueue {cluster.clusterQueue} with every tenant that has no guarantee",
+                    "add guaranteed (e.g. {h200-141gb: 8}) to give it its own ClusterQueue, or remove them",
+                )
+            )
+    return problems
+
+
 def check_classes(
     cluster: Cluster,
     guaranteed: Sequence[tuple[int, Tenant]],

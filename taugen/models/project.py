@@ -111,9 +111,10 @@ class Cluster(StrictModel):
     @model_validator(mode="after")
     def _kai_fields_need_kai(self) -> Self:
         """gpuQuota, queueLabelKey and grove mean nothing to Kueue: refuse, not ignore (K2).
-        weight is a Kueue fair-sharing weight of a guaranteed tenant's ClusterQueue (T2, T7)."""
+        weight is a Kueue fair-sharing weight of a guaranteed tenant's ClusterQueue (T2, T7); what
+        needs a guarantee is checked where the file's lines are known (compile/guarantee_checks.py)."""
         if self.scheduler == Scheduler.KAI:
-            return self._kai_has_no_lending()
+            return self
         used = sorted({f for t in self.tenants for f in t.model_fields_set & {"gpuQuota"}})
         used += sorted(self.model_fields_set & {"queueLabelKey", "grove"})
         if used:
@@ -121,35 +122,6 @@ class Cluster(StrictModel):
                 f"cluster {self.name} sets {', '.join(used)}, which only scheduler kai reads",
                 "add `scheduler: kai` to the cluster, or remove them",
                 rule="K2",
-            )
-        return self._queue_fields_need_guarantee()
-
-    def _queue_fields_need_guarantee(self) -> Self:
-        """T2: weight and limits go on a tenant's own ClusterQueue, which only a guarantee gives."""
-        for tenant in self.tenants:
-            used = sorted(
-                f
-                for f in tenant.model_fields_set & {"weight", "borrowingLimit", "lendingLimit"}
-                if getattr(tenant, f) or f == "weight"
-            )
-            if used and not tenant.guaranteed:
-                raise invalid(
-                    f"tenant {tenant.namespace} sets {', '.join(used)} without guaranteed: it shares "
-                    f"the ClusterQueue {self.clusterQueue} with every tenant that has no guarantee",
-                    "add guaranteed (e.g. {h200-141gb: 8}) to give it its own ClusterQueue, or remove them",
-                    rule="T2",
-                )
-        return self
-
-    def _kai_has_no_lending(self) -> Self:
-        """T7: a KAI Queue has a quota and a limit, nothing that says how much it lends."""
-        lending = sorted(t.namespace for t in self.tenants if t.lendingLimit)
-        if lending:
-            raise invalid(
-                f"cluster {self.name} (scheduler kai): tenant {', '.join(lending)} sets lendingLimit, "
-                "which KAI Queues cannot express",
-                "remove lendingLimit: KAI lends every unused deserved GPU",
-                rule="T7",
             )
         return self
 
