@@ -31,7 +31,7 @@ def text_of(root: Path) -> list[str]:
 
 
 def test_t4_guarantees_over_the_class_quota_name_each_part(tmp_path: Path) -> None:
-    tenants = [
+    tenants: list[dict[str, Any]] = [
         {"namespace": "team-a", "guaranteed": {"h200-141gb": "75%"}},
         {"namespace": "team-b", "guaranteed": {"h200-141gb": 12}},
         TEAM_C,
