@@ -481,7 +481,7 @@ def report_command(
 
 @main.group("explain")
 def explain_group() -> None:
-    """Why a node has its labels (with provenance), and what a gpu class holds."""
+    """Why a node has its labels (with provenance), what a gpu class holds, and a tenant's quota."""
 
 
 @explain_group.command("node")
@@ -519,6 +519,25 @@ def explain_class_command(gpu_class: str, config: Path, cluster: str | None, fmt
 
     found = explain_class(load_view(config, cluster), gpu_class)
     _print_data(fmt, explain_render.class_json, explain_render.class_text, found)
+    return EXIT_OK
+
+
+@explain_group.command("tenant")
+@click.argument("namespace")
+@config_option("Project file.")
+@click.option(
+    "--cluster", shell_complete=_complete_clusters, help="The cluster (needed when the project has several)."
+)
+@output_option("text", "json")
+@_guarded
+def explain_tenant_command(namespace: str, config: Path, cluster: str | None, fmt: str) -> int:
+    """How tenant NAMESPACE's guaranteed, borrowable and shared GPUs were derived (SPEC §10)."""
+    from taugen.commands.explain.tenant import explain_tenant
+    from taugen.commands.explain.tenant_render import tenant_json, tenant_text
+    from taugen.context.cluster import load_view
+
+    found = explain_tenant(load_view(config, cluster), namespace)
+    _print_data(fmt, tenant_json, tenant_text, found)
     return EXIT_OK
 
 

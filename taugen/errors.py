@@ -38,6 +38,8 @@ Rule = Literal[
     "R20", "R21", "R22", "R23", "R24", "R25", "R26", "R27", "R28", "R29", "R30",
     "R31", "R32", "R33", "R34", "R35", "R36", "R37", "R38", "R39", "R40", "R41",
     "§7", "K1", "K2", "K3", "K4", "K5", "S1", "S2", "S3", "S4", "S5", "S6",
+    # SPEC §10: tenants with guaranteed GPU quota (cohorts)
+    "T2", "T4", "T6", "T7",
     # reading and writing files
     "io", "path", "yaml", "limits", "output", "usage",
     # the inputs and the lock
@@ -46,7 +48,7 @@ Rule = Literal[
     "schema", "crd", "kubeconform", "kustomization", "canonical-quantity",
     "clusterqueue-flavor", "covered-resources", "flavor-nodes", "flavor-topology", "hostname-last",
     "localqueue-clusterqueue", "namespace-selector", "node-label", "node-levels", "node-name",
-    "one-group", "priority-pairs",
+    "one-group", "priority-pairs", "cohort-shape",
     "kai-leaf-quota", "kai-node-levels", "kai-queue-name", "kai-queue-parent", "kai-reserved-queue",
     "cel", "size", "duplicate", "name",  # issue 20: what the API server, Argo CD or kustomize refuse
 ]  # fmt: skip

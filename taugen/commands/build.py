@@ -11,6 +11,7 @@ from typing import Any
 from taugen.compile.cluster import cluster_backend, cluster_manifests
 from taugen.compile.decorate import decorate
 from taugen.compile.digest import catalog_digest
+from taugen.compile.guarantee import plan_guarantees
 from taugen.compile.quota import plan_quotas
 from taugen.context.cluster import cluster_view
 from taugen.context.project import select_clusters
@@ -171,13 +172,15 @@ def _compile(
     # the view plans without --allow-quota-decrease; a build plans with the option it was given
     quotas, quota_warnings = plan_quotas(resolved, history.marks, options.allow_quota_decrease)
     check_total(cluster, history, quotas, options.allow_quota_decrease)
+    guarantees = plan_guarantees(cluster, quotas, loaded.doc, loaded.project.clusters.index(cluster))
     digest = catalog_digest(resolved, profiles, quotas)
-    manifests = cluster_manifests(cluster, resolved, quotas, profiles, digest)
+    manifests = cluster_manifests(cluster, resolved, quotas, profiles, digest, guarantees)
     objects = emit_objects(decorate(manifests, cluster_backend(cluster)))
     entry = ClusterLock(
         observedAt=resolved.observed_at.astimezone(UTC),
         inputsDigest=digest,
         gpuQuota={q.gpu_class: q.gpus for q in quotas},
+        guaranteed=guarantees.recorded(),  # T6
     )
     warnings = [*history.warnings, *resolved.warnings, *quota_warnings]
     age = cluster.maxInventoryAge

@@ -9,6 +9,7 @@ from taugen.compile.backends import BACKENDS
 from taugen.compile.backends.base import Backend
 from taugen.compile.catalog import catalog
 from taugen.compile.common import priority_classes
+from taugen.compile.guarantee import Guarantees
 from taugen.compile.manifest import Manifest
 from taugen.compile.nodelabels import node_labels
 from taugen.compile.quota import ClassQuota
@@ -28,6 +29,7 @@ def cluster_manifests(
     quotas: Sequence[ClassQuota],
     profiles: Sequence[LoadedProfile],
     digest: str,
+    guarantees: Guarantees | None = None,
 ) -> list[Manifest]:
     """Every object of out/<cluster>/ before decoration (waves, managed-by: decorate.py)."""
     backend = cluster_backend(cluster)
@@ -36,6 +38,6 @@ def cluster_manifests(
         *admission_policy(),  # G3: before any partial Node
         *slot_rule(quotas),  # G4
         *node_labels(resolved),
-        *backend.compile(resolved, quotas),
+        *backend.compile(resolved, quotas, guarantees or Guarantees()),
         catalog(resolved, profiles, quotas, digest, backend.catalog_namespace),
     ]

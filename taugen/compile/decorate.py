@@ -35,9 +35,10 @@ def _decorated(manifest: Manifest, backend: Backend) -> Manifest:
     obj = manifest.obj
     wave = COMMON_WAVES.get(manifest.kind) if obj["apiVersion"] in COMMON_APIS else None
     annotations = {SYNC_WAVE: wave or backend.wave(manifest)}
-    if obj["apiVersion"].split("/")[0] in backend.crd_groups:
-        annotations[SYNC_OPTIONS] = SKIP_DRY_RUN
     meta = obj["metadata"]
+    if obj["apiVersion"].split("/")[0] in backend.crd_groups:  # before the manifest's own options
+        own = meta.get("annotations", {}).get(SYNC_OPTIONS)
+        annotations[SYNC_OPTIONS] = SKIP_DRY_RUN if own is None else f"{SKIP_DRY_RUN},{own}"
     meta = {
         **meta,
         "labels": {**meta.get("labels", {}), MANAGED_BY: "taugen"},

@@ -9,9 +9,10 @@ the lock's high-water marks, else the committed tree's queue). Nothing is compil
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from taugen.compile.guarantee import Guarantees, plan_guarantees
 from taugen.compile.quota import ClassQuota, plan_quotas
 from taugen.context.project import pick_cluster
 from taugen.load.inventory import Inventory
@@ -30,6 +31,9 @@ class ClusterView:
     resolved: ResolvedCluster
     history: QuotaHistory  # R26, R35: where the high-water marks come from
     quotas: tuple[ClassQuota, ...]  # what a build writes without --allow-quota-decrease
+    guarantees: Guarantees = field(
+        default_factory=Guarantees
+    )  # §10: the tenants' guarantees resolved against `quotas`
 
     @property
     def name(self) -> str:
@@ -77,7 +81,8 @@ def cluster_view(
     state = lock if lock is not None else read_lock(loaded.lock_path)
     history = quota_history(cluster, state, loaded.lock_path, cluster_folder(loaded, cluster))
     quotas, _ = plan_quotas(resolved, history.marks, allow_decrease=False)
-    return ClusterView(loaded, cluster, inputs, resolved, history, tuple(quotas))
+    guarantees = plan_guarantees(cluster, quotas, loaded.doc, loaded.project.clusters.index(cluster))
+    return ClusterView(loaded, cluster, inputs, resolved, history, tuple(quotas), guarantees)
 
 
 def load_view(config: Path, name: str | None) -> ClusterView:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from taugen.diff.changes import FieldChange, ObjectAction, ObjectChange, compare
+from taugen.diff.guarantees import guarantee_changes
 from taugen.diff.normalize import orders
 from taugen.diff.objects import Identity, Placed, objects
 from taugen.diff.risks import IDS, LEVELS, Risk, field_risks, object_risks
@@ -83,7 +84,8 @@ def diff(options: DiffOptions) -> DiffResult:
     base, head = _read_both(old_spec, new_spec, options.cwd)
     changes = compare(base[1], head[1])
     levels = _levels(base[1], head[1])
-    entries = tuple(e for c in changes for e in _entries(c, levels))
+    tenants = (Entry(i, "change", h, None, r) for i, h, r in guarantee_changes(base[1], head[1]))  # T6
+    entries = (*tenants, *(e for c in changes for e in _entries(c, levels)))
     return DiffResult(base[0], head[0], tuple(changes), entries, _simulation(options, old_spec, new_spec))
 
 

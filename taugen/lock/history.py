@@ -1,7 +1,8 @@
 """Where a cluster's GPU quota history comes from (R26, R35): the lock, else the committed tree.
 
 A lost lock must never lower GPU quota. When `taugen.lock` has no entry for a cluster, the
-ClusterQueue committed in the output tree holds the last quota per gpu-class; a KAI tree
+ClusterQueue committed in the output tree holds the last quota per gpu-class (a cohort's
+queues together, T2/T3: the shared queue and every queue that joins its cohort); a KAI tree
 holds only the parent Queue's total, which the build may not go below. With neither, the
 build says that it starts a new history.
 """
@@ -60,12 +61,11 @@ def quota_history(cluster: Cluster, state: LockState, lock_path: Path, folder: P
     docs = _documents(source)
     marks: dict[str, int] = {}
     total = 0
-    for doc in docs:
-        if kai:
-            total = max(total, _kai_total(doc, cluster.clusterQueue, source))
-        else:
-            for gpu_class, gpus in _kueue_marks(doc, cluster.clusterQueue, source).items():
-                marks[gpu_class] = max(gpus, marks.get(gpu_class, 0))
+    if kai:
+        total = max((_kai_total(doc, cluster.clusterQueue, source) for doc in docs), default=0)
+    else:
+        for gpu_class, gpus in _cohort_marks(docs, cluster.clusterQueue, source).items():
+            marks[gpu_class] = max(gpus, marks.get(gpu_class, 0))
     message = (
         f"taugen.lock has no entry for cluster {cluster.name}: GPU high-water marks read from the "
         f"committed {source.name} (R35)"
@@ -93,9 +93,32 @@ def _unreadable(path: Path, why: str) -> InputError:
     return InputError([Problem(path, 0, 0, "R35", message, RESTORE)])
 
 
-def _kueue_marks(doc: dict[str, Any], queue: str, path: Path) -> dict[str, int]:
-    if doc.get("kind") != "ClusterQueue" or _name(doc) != queue:
-        return {}
+def _cohort_marks(docs: list[dict[str, Any]], queue: str, path: Path) -> dict[str, int]:
+    """Per class, the highest sum over one side of the file of the cohort's queues (T3: the
+    shared queue `queue` keeps what the tenants' queues, cohortName `queue`, do not)."""
+    sides: dict[int, dict[str, int]] = {}
+    seen: dict[str, int] = {}
+    for doc in docs:  # both sides of a conflict repeat a queue: a repeated name starts a side
+        if not _in_cohort(doc, queue):
+            continue
+        side = seen[_name(doc)] = seen.get(_name(doc), -1) + 1
+        marks = sides.setdefault(side, {})
+        for gpu_class, gpus in _kueue_marks(doc, path).items():
+            marks[gpu_class] = marks.get(gpu_class, 0) + gpus
+    result: dict[str, int] = {}
+    for marks in sides.values():
+        for gpu_class, gpus in marks.items():
+            result[gpu_class] = max(min(gpus, QUOTA_MAX), result.get(gpu_class, 0))
+    return result
+
+
+def _in_cohort(doc: dict[str, Any], queue: str) -> bool:
+    if doc.get("kind") != "ClusterQueue" or not isinstance(_name(doc), str):
+        return False
+    return _name(doc) == queue or _dict(doc.get("spec")).get("cohortName") == queue
+
+
+def _kueue_marks(doc: dict[str, Any], path: Path) -> dict[str, int]:
     marks: dict[str, int] = {}
     for group in _list(_dict(doc.get("spec")).get("resourceGroups")):
         for flavor in _list(_dict(group).get("flavors")):

@@ -86,13 +86,24 @@ def merge_locks(ours: Lock, theirs: Lock) -> Lock:
 
 
 def _merge_entry(ours: ClusterLock, theirs: ClusterLock) -> ClusterLock:
-    marks = dict(ours.gpuQuota)
-    for gpu_class, gpus in theirs.gpuQuota.items():
-        marks[gpu_class] = max(gpus, marks.get(gpu_class, 0))
     later = max(ours, theirs, key=lambda e: e.observedAt)
+    namespaces = sorted({*ours.guaranteed, *theirs.guaranteed})
+    guaranteed = {  # T6: the larger side, so a decrease on either side is still reported as a risk
+        n: _max_marks(ours.guaranteed.get(n, {}), theirs.guaranteed.get(n, {})) for n in namespaces
+    }
     return ClusterLock(
-        observedAt=later.observedAt, inputsDigest=later.inputsDigest, gpuQuota=dict(sorted(marks.items()))
+        observedAt=later.observedAt,
+        inputsDigest=later.inputsDigest,
+        gpuQuota=_max_marks(ours.gpuQuota, theirs.gpuQuota),
+        guaranteed=guaranteed,
     )
+
+
+def _max_marks(ours: dict[str, int], theirs: dict[str, int]) -> dict[str, int]:
+    marks = dict(ours)
+    for gpu_class, gpus in theirs.items():
+        marks[gpu_class] = max(gpus, marks.get(gpu_class, 0))
+    return dict(sorted(marks.items()))
 
 
 def lock_bytes(lock: Lock) -> bytes:
@@ -100,4 +111,6 @@ def lock_bytes(lock: Lock) -> bytes:
     data: dict[str, Any] = lock.model_dump(mode="json")
     for name, entry in data["clusters"].items():
         entry["observedAt"] = utc_text(lock.clusters[name].observedAt)
+        if not entry["guaranteed"]:  # a cluster without guarantees: the lock of before §10
+            del entry["guaranteed"]
     return (json.dumps(data, indent=2, sort_keys=True) + "\n").encode()

@@ -14,10 +14,23 @@ __all__ = ["QUOTA_MAX", "ClusterLock", "Lock"]
 QUOTA_MAX = 2**63 - 1  # a Kubernetes quantity's int64 value: nothing larger is a GPU count
 
 
+def _checked_marks(marks: dict[str, int]) -> dict[str, int]:
+    for gpu_class, gpus in marks.items():
+        if error := gpu_class_name_error(gpu_class):  # its flavor would be written (R24)
+            raise ValueError(f"gpu-class {gpu_class!r} {error}")
+        if not 0 <= gpus <= QUOTA_MAX:
+            raise ValueError(f"GPU quota {gpus} of {gpu_class} is not between 0 and {QUOTA_MAX}")
+    return marks
+
+
 class ClusterLock(StrictModel):
     observedAt: AwareDatetime
     inputsDigest: str = Field(description="sha256 of the inputs the profile catalog was resolved from (R30)")
     gpuQuota: dict[str, StrictInt] = Field(default_factory=dict, description="R26 high-water marks")
+    guaranteed: dict[str, dict[str, StrictInt]] = Field(
+        default_factory=dict,
+        description="T6: namespace -> gpu-class -> resolved guaranteed GPUs (absent: no guarantee)",
+    )
     # Written by taugen 0.1 before R33; read and dropped, never written again.
     treeDigest: str | None = Field(default=None, exclude=True)
     sourcesDigest: str | None = Field(default=None, exclude=True)
@@ -25,12 +38,16 @@ class ClusterLock(StrictModel):
     @field_validator("gpuQuota")
     @classmethod
     def _marks(cls, marks: dict[str, int]) -> dict[str, int]:
-        for gpu_class, gpus in marks.items():
-            if error := gpu_class_name_error(gpu_class):  # its flavor would be written (R24)
-                raise ValueError(f"gpu-class {gpu_class!r} {error}")
-            if not 0 <= gpus <= QUOTA_MAX:
-                raise ValueError(f"GPU quota {gpus} of {gpu_class} is not between 0 and {QUOTA_MAX}")
-        return marks
+        return _checked_marks(marks)
+
+    @field_validator("guaranteed")
+    @classmethod
+    def _guarantees(cls, guaranteed: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+        for namespace, classes in guaranteed.items():
+            if error := dns1123_label_error(namespace):
+                raise ValueError(f"tenant namespace {namespace!r} {error}")
+            _checked_marks(classes)
+        return guaranteed
 
 
 class Lock(StrictModel):

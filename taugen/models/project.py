@@ -16,6 +16,7 @@ from taugen.models.base import (
     invalid,
     name_limit,
 )
+from taugen.models.share import ClassKey, Share
 from taugen.names import label_key_error
 from taugen.quantity import MAX_MAGNITUDE
 
@@ -44,8 +45,40 @@ class Scheduler(StrEnum):
 class Tenant(StrictModel):
     namespace: DNSLabel = Field(description="Namespace that may submit work (gets a LocalQueue)")
     localQueue: QueueName = "taugrid"
-    gpuQuota: Count = Field(default=0, description="scheduler kai: the leaf Queue's deserved GPUs (K2)")
-    weight: Count = Field(default=1, description="scheduler kai: the leaf Queue's overQuotaWeight (K2)")
+    gpuQuota: Count = Field(
+        default=0,
+        description="scheduler kai: the leaf Queue's deserved GPUs, class-less (K2, T7)",
+    )
+    weight: Count = Field(
+        default=1,
+        description="Fair-sharing weight: the tenant ClusterQueue's fairSharing.weight (T2), "
+        "or the KAI leaf Queue's overQuotaWeight (K2, T7)",
+    )
+    guaranteed: dict[ClassKey, Share] = Field(
+        default_factory=dict,
+        description='GPUs guaranteed per gpu-class: a count (64) or a share of the class quota ("50%"); '
+        "the tenant gets its own ClusterQueue in the cluster's cohort (T2, T4)",
+    )
+    borrowingLimit: dict[ClassKey, Count] = Field(
+        default_factory=dict,
+        description="Per gpu-class: at most this many GPUs borrowed from the cohort; absent: no limit (T2)",
+    )
+    lendingLimit: dict[ClassKey, Count] = Field(
+        default_factory=dict,
+        description="Per gpu-class: at most this many guaranteed GPUs lent to the cohort; "
+        "absent: all of them (T2)",
+    )
+
+    @model_validator(mode="after")
+    def _one_quota_form(self) -> Self:
+        """T7: gpuQuota is the class-less form of a guarantee; both at once say two things."""
+        if "gpuQuota" in self.model_fields_set and self.guaranteed:
+            raise invalid(
+                f"tenant {self.namespace} sets both gpuQuota and guaranteed",
+                "keep guaranteed (per gpu-class) and remove gpuQuota",
+                rule="T7",
+            )
+        return self
 
 
 class Cluster(StrictModel):
@@ -77,10 +110,12 @@ class Cluster(StrictModel):
 
     @model_validator(mode="after")
     def _kai_fields_need_kai(self) -> Self:
-        """gpuQuota, weight, queueLabelKey and grove mean nothing to Kueue: refuse, not ignore."""
+        """gpuQuota, queueLabelKey and grove mean nothing to Kueue: refuse, not ignore (K2).
+        weight is a Kueue fair-sharing weight of a guaranteed tenant's ClusterQueue (T2, T7); what
+        needs a guarantee is checked where the file's lines are known (compile/guarantee_checks.py)."""
         if self.scheduler == Scheduler.KAI:
             return self
-        used = sorted({f for t in self.tenants for f in t.model_fields_set & {"gpuQuota", "weight"}})
+        used = sorted({f for t in self.tenants for f in t.model_fields_set & {"gpuQuota"}})
         used += sorted(self.model_fields_set & {"queueLabelKey", "grove"})
         if used:
             raise invalid(

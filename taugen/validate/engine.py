@@ -10,7 +10,7 @@ from typing import Literal
 
 from jsonschema import ValidationError
 
-from taugen.validate import kai, nodes, objects, policy, semantic
+from taugen.validate import cohorts, kai, nodes, objects, policy, semantic
 from taugen.validate.cel import CelCheck, Unchecked, unchecked_list
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource
@@ -25,6 +25,7 @@ RULES: tuple[Callable[[semantic.Tree], Iterator[Finding]], ...] = (
     semantic.one_group,
     semantic.hostname_last,
     semantic.canonical_quantities,
+    cohorts.cohort_shapes,
     policy.limits,
     policy.priority_pairs,
     policy.namespace_selectors,

@@ -55,7 +55,7 @@ def test_validate_reports_names_ending_in_a_newline(tmp_path: Path, run: Run) ->
     result = run("validate", tree)
     assert result.exit_code == 1, result.output
     assert _finding_lines(result.stdout) == _errors(tree, f"^{SUBDOMAIN}$", "taugen")
-    assert result.stdout.splitlines()[-1] == "39 resources in 14 files — valid 35, invalid 4, skipped 0"
+    assert result.stdout.splitlines()[-1] == "43 resources in 15 files — valid 40, invalid 3, skipped 0"
 
 
 @pytest.mark.skipif(
@@ -73,5 +73,5 @@ def test_the_committed_tree_still_validates(run: Run) -> None:
     assert result.exit_code == 0, result.output
     # the transition rules (oldSelf) of the CRDs are noted as not checked (issue 20)
     lines = [line for line in result.stdout.splitlines() if not line.startswith("note: not checked on ")]
-    assert lines == ["39 resources in 14 files — valid 39, invalid 0, skipped 0"]
+    assert lines == ["43 resources in 15 files — valid 43, invalid 0, skipped 0"]
     assert result.stdout.endswith("\n") and "transition rule (oldSelf)" in result.stdout

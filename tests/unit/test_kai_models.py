@@ -38,7 +38,8 @@ def test_kai_cluster_defaults() -> None:
     [
         ({"grove": True}, "grove"),
         ({"queueLabelKey": "runai/queue"}, "queueLabelKey"),
-        ({"tenants": [{"namespace": "team-a", "gpuQuota": 8, "weight": 2}]}, "gpuQuota, weight"),
+        # T7: weight is no longer refused on Kueue
+        ({"tenants": [{"namespace": "team-a", "gpuQuota": 8, "weight": 2}]}, "gpuQuota"),
     ],
 )
 def test_kai_fields_on_a_kueue_cluster_are_refused(fields: dict[str, Any], named: str) -> None:

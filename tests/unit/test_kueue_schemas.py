@@ -266,6 +266,11 @@ def generated_cases() -> list[Case]:
     return [*cases, Case("metadata-without-name-or-generate-name", nameless, False)]
 
 
+def _namespaced(meta: dict[str, Any]) -> str:
+    """Two tenants' LocalQueues may share a name (T5): their namespaces tell them apart."""
+    return f"{meta['namespace']}-{meta['name']}" if meta.get("namespace") else str(meta["name"])
+
+
 def corpus() -> list[Case]:
     cases = [
         Case(doc["metadata"]["name"], doc, folder == "valid")
@@ -274,7 +279,7 @@ def corpus() -> list[Case]:
         for doc in load_documents(path)
     ]
     cases += [
-        Case(f"out-{rel.replace('/', '-')}-{doc['metadata']['name']}", doc, True)
+        Case(f"out-{rel.replace('/', '-')}-{_namespaced(doc['metadata'])}", doc, True)
         for tree in committed_trees()
         for rel, doc in kueue_objects(tree)
     ]

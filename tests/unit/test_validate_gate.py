@@ -12,7 +12,8 @@ import pytest
 import taugen.compile.cluster
 import taugen.write.cache
 from taugen.compile.backends import BACKENDS
-from taugen.compile.backends.kueue import KueueBackend
+from taugen.compile.backends.kueue import NO_GUARANTEES, KueueBackend
+from taugen.compile.guarantee import Guarantees
 from taugen.compile.manifest import Manifest
 from taugen.compile.nodelabels import node_labels
 from taugen.compile.quota import ClassQuota
@@ -161,8 +162,10 @@ def _node_with_unknown_field(original: NodeLabels) -> NodeLabels:
 class _NoGpuFlavor(KueueBackend):
     """Kueue's backend, but the GPU ResourceFlavors go missing: the ClusterQueue names them."""
 
-    def compile(self, cluster: ResolvedCluster, quotas: Sequence[ClassQuota]) -> list[Manifest]:
-        manifests = super().compile(cluster, quotas)
+    def compile(
+        self, cluster: ResolvedCluster, quotas: Sequence[ClassQuota], guarantees: Guarantees = NO_GUARANTEES
+    ) -> list[Manifest]:
+        manifests = super().compile(cluster, quotas, guarantees)
         return [
             m for m in manifests if not (m.kind == "ResourceFlavor" and "h200" in m.obj["metadata"]["name"])
         ]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-from taugen.commands.report.model import ClassRow
-from taugen.compile.quota import plan_quotas
+from taugen.commands.report.model import ClassRow, TenantRow
+from taugen.compile.guarantee import Guarantees
+from taugen.compile.quota import ClassQuota, plan_quotas
+from taugen.models.project import Cluster
 from taugen.resolve.cluster import ResolvedCluster
 
 
@@ -25,3 +27,22 @@ def class_rows(cluster: ResolvedCluster, high_water: Mapping[str, int] | None) -
         )
         for q in quotas
     )
+
+
+def tenant_rows(
+    cluster: Cluster, quotas: Sequence[ClassQuota], guarantees: Guarantees
+) -> tuple[TenantRow, ...]:
+    """§10: guaranteed, borrowable and shared GPUs per tenant and class; none without a cohort."""
+    if not guarantees.cohort:
+        return ()
+    rows = []
+    for tenant in sorted(cluster.tenants, key=lambda t: t.namespace):
+        own = guarantees.of(tenant.namespace)
+        for quota in quotas:
+            part = own.of(quota.gpu_class) if own is not None else None
+            gpus = part.gpus if part is not None else 0
+            borrow = guarantees.borrowable(tenant.namespace, quota)
+            rows.append(
+                TenantRow(tenant.namespace, quota.gpu_class, gpus, borrow, guarantees.shared(quota)[0])
+            )
+    return tuple(rows)

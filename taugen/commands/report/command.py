@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from taugen.commands.report.capacity import class_rows
+from taugen.commands.report.capacity import class_rows, tenant_rows
 from taugen.commands.report.changes import diff_view, removed_hosts
 from taugen.commands.report.model import ClusterView, SimulationView
 from taugen.commands.report.page import page
@@ -96,6 +96,7 @@ def _view(
         sum(n.gpu_class is None for n in resolved.nodes),
         view,
         simulation,
+        tenants=tenant_rows(cluster.cluster, cluster.quotas, cluster.guarantees),
     )
 
 

@@ -73,6 +73,17 @@ class ClassRow:
 
 
 @dataclass(frozen=True)
+class TenantRow:
+    """§10: one tenant's GPUs of one class in a cohort cluster."""
+
+    namespace: str
+    gpu_class: str
+    guaranteed: int  # T2: its own queue's nominal quota (0: a best-effort tenant)
+    borrowable: int  # at most this many more from the cohort, within its borrowingLimit
+    shared: int  # T3: the shared queue's quota of the class, which best-effort tenants share
+
+
+@dataclass(frozen=True)
 class HostMark:
     mark: Mark
     detail: str  # the diff's headlines for the node, joined
@@ -133,3 +144,4 @@ class ClusterView:
     diff: DiffView | None = None
     simulation: SimulationView | None = None
     warnings: tuple[str, ...] = field(default=())
+    tenants: tuple[TenantRow, ...] = ()  # §10: cohort clusters only

@@ -62,6 +62,16 @@ def class_table(view: ClusterView) -> str:
     )
 
 
+def tenant_table(view: ClusterView) -> str:
+    """§10: nothing for a cluster without guarantees (its page stays as it was)."""
+    if not view.tenants:
+        return ""
+    head = ("tenant", "gpu-class", "guaranteed GPUs", "may borrow", "shared queue GPUs")
+    rows = [(t.namespace, t.gpu_class, t.guaranteed, t.borrowable, t.shared) for t in view.tenants]
+    caption = "Per tenant and gpu-class: guaranteed (T2), borrowable from the cohort, shared (T3)"
+    return table("tenants", caption, head, rows)
+
+
 def domain_table(view: ClusterView) -> str:
     rows = list(_domain_rows(view.sites, ()))
     head = ("level", "domain", "hosts", "GPUs", "Ready slots", "not Ready", "GPUs by class")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from taugen.compile.guarantee import Guarantees
 from taugen.compile.manifest import Manifest
 from taugen.compile.quota import ClassQuota
 from taugen.resolve.cluster import ResolvedCluster
@@ -17,8 +18,11 @@ class Backend(Protocol):
     # Where the profile catalog ConfigMap (R30) lives: the scheduler's own namespace.
     catalog_namespace: str
 
-    def compile(self, cluster: ResolvedCluster, quotas: Sequence[ClassQuota]) -> list[Manifest]:
-        """The scheduler's queue, quota and topology objects; InputError past a limit."""
+    def compile(
+        self, cluster: ResolvedCluster, quotas: Sequence[ClassQuota], guarantees: Guarantees = ...
+    ) -> list[Manifest]:
+        """The scheduler's queue, quota and topology objects (with the tenants' guarantees, §10);
+        InputError past a limit."""
         ...
 
     def wave(self, manifest: Manifest) -> str:

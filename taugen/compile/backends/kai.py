@@ -11,7 +11,8 @@ from typing import Any
 
 from taugen.api.kai import KAI_TOPOLOGY_API, QUEUE_API
 from taugen.compile.backends.grove import cluster_topology_binding
-from taugen.compile.backends.kueue import TOPOLOGY
+from taugen.compile.backends.kueue import NO_GUARANTEES, TOPOLOGY
+from taugen.compile.guarantee import Guarantees
 from taugen.compile.manifest import Manifest, object_
 from taugen.compile.quota import ClassQuota
 from taugen.models.project import Tenant
@@ -40,12 +41,14 @@ class KaiBackend:
     crd_groups: tuple[str, ...] = ("kai.scheduler", "scheduling.run.ai", "grove.io")
     catalog_namespace: str = "kai-scheduler"
 
-    def compile(self, cluster: ResolvedCluster, quotas: Sequence[ClassQuota]) -> list[Manifest]:
+    def compile(
+        self, cluster: ResolvedCluster, quotas: Sequence[ClassQuota], guarantees: Guarantees = NO_GUARANTEES
+    ) -> list[Manifest]:
         parent = cluster.cluster.clusterQueue
         manifests = [
             _topology(),
             _queue(parent, None, gpus=sum(q.gpus for q in quotas), weight=1),
-            *(_queue(leaf_queue(t.namespace), parent, t.gpuQuota, t.weight) for t in _tenants(cluster)),
+            *(_leaf(t, parent, quotas, guarantees) for t in _tenants(cluster)),
         ]
         if cluster.cluster.grove:
             manifests.append(cluster_topology_binding(TOPOLOGY, LEVELS))
@@ -61,21 +64,34 @@ def _tenants(cluster: ResolvedCluster) -> list[Tenant]:
     return sorted(cluster.cluster.tenants, key=lambda t: t.namespace)
 
 
+def _leaf(tenant: Tenant, parent: str, quotas: Sequence[ClassQuota], guarantees: Guarantees) -> Manifest:
+    """K2; T7: a guarantee's classes summed (KAI counts GPUs without classes), and its limit."""
+    own = guarantees.of(tenant.namespace)
+    if own is None:
+        return _queue(leaf_queue(tenant.namespace), parent, tenant.gpuQuota, tenant.weight)
+    gpus = sum(c.gpus for c in own.classes)
+    limits = [own.of(q.gpu_class) for q in quotas]
+    bounded = [c.borrowing_limit for c in limits if c is not None and c.borrowing_limit is not None]
+    # a class without a borrowingLimit may be borrowed without limit, and KAI cannot tell classes apart
+    limit = gpus + sum(bounded) if len(bounded) == len(quotas) else UNLIMITED
+    return _queue(leaf_queue(tenant.namespace), parent, gpus, tenant.weight, limit)
+
+
 def _topology() -> Manifest:
     levels = [{"nodeLabel": level, "alias": ALIASES[level]} for level in LEVELS]
     return Manifest("topology.yaml", object_(KAI_TOPOLOGY_API, "Topology", TOPOLOGY, spec={"levels": levels}))
 
 
-def _queue(name: str, parent: str | None, gpus: int, weight: int) -> Manifest:
+def _queue(name: str, parent: str | None, gpus: int, weight: int, limit: int = UNLIMITED) -> Manifest:
     """K2: gpu quota as given; cpu and memory deserved and capped by nothing (-1)."""
     spec: dict[str, Any] = {} if parent is None else {"parentQueue": parent}
     spec["resources"] = {
-        "gpu": _resource(gpus, weight),
+        "gpu": _resource(gpus, weight, limit),
         "cpu": _resource(UNLIMITED, weight),
         "memory": _resource(UNLIMITED, weight),
     }
     return Manifest(QUEUES_FILE, object_(QUEUE_API, "Queue", name, spec=spec))
 
 
-def _resource(quota: int, weight: int) -> dict[str, int]:
-    return {"quota": quota, "overQuotaWeight": weight, "limit": UNLIMITED}
+def _resource(quota: int, weight: int, limit: int = UNLIMITED) -> dict[str, int]:
+    return {"quota": quota, "overQuotaWeight": weight, "limit": limit}

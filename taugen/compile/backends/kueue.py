@@ -1,40 +1,45 @@
-"""Kueue backend (SPEC §3): topology, flavors, the ClusterQueue and tenant LocalQueues."""
+"""Kueue backend (SPEC §3): topology, flavors, the ClusterQueue and tenant LocalQueues; with a
+guaranteed tenant, the cohort of §10 (backends/cohort.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from taugen.compile.backends.cohort import admits, cohort, local_queue, tenant_queue_spec
+from taugen.compile.backends.kueue_quota import (
+    API,
+    COVERED,
+    CPU_FLAVOR,
+    CPU_QUOTA,
+    MEMORY_QUOTA,
+    SLOT,
+    flavor_name,
+    flavor_quota,
+)
 from taugen.compile.common import PRIORITY_TIERS
+from taugen.compile.guarantee import Guarantees
 from taugen.compile.manifest import Manifest, annotate, object_
 from taugen.compile.quota import ClassQuota
 from taugen.errors import InputError
-from taugen.quantity import canonical
 from taugen.resolve.cluster import ResolvedCluster
-from taugen.resolve.labels import CPU_CLASS, GPU_CLASS, LEVELS, PLATFORM_PREFIX
+from taugen.resolve.labels import GPU_CLASS, LEVELS
 
-API = "kueue.x-k8s.io/v1beta2"
+__all__ = ["API", "COVERED", "CPU_FLAVOR", "CPU_QUOTA", "MEMORY_QUOTA", "SLOT", "KueueBackend", "flavor_name"]
+
 TOPOLOGY = "taugrid-gpu-topology"
-CPU_FLAVOR = PLATFORM_PREFIX + CPU_CLASS
-SLOT = "tau.azure.com/torchrun-host-slot"
 READY_SLOTS = "tau.azure.com/ready-torchrun-host-slots"
-COVERED = ("cpu", "memory", "nvidia.com/gpu", SLOT)  # R25, in this order
 MAX_FLAVORS = 64  # Kueue: flavors per resource group
 NAMESPACE_LABEL = "kubernetes.io/metadata.name"
-CPU_QUOTA = canonical(100_000)  # R25; "100k" is how the API server prints it (§3)
-MEMORY_QUOTA = canonical("100Ti")
 FLAVORS_FILE = "resourceflavors.yaml"
 QUEUE_FILE = "clusterqueue.yaml"
+NO_GUARANTEES = Guarantees()
 
-
-def flavor_name(gpu_class: str) -> str:
-    return f"taugrid-{gpu_class}"  # R24
-
-
-WAVES: Mapping[str, str] = {  # §4
+WAVES: Mapping[str, str] = {  # §4; T1: the Cohort before the queues that join it
     "WorkloadPriorityClass": "-2",
     "Topology": "-2",
     "ResourceFlavor": "-1",
+    "Cohort": "-1",
     "ClusterQueue": "0",
     "LocalQueue": "1",
 }
@@ -48,7 +53,9 @@ class KueueBackend:
     def wave(self, manifest: Manifest) -> str:
         return WAVES[manifest.kind]
 
-    def compile(self, cluster: ResolvedCluster, quotas: Sequence[ClassQuota]) -> list[Manifest]:
+    def compile(
+        self, cluster: ResolvedCluster, quotas: Sequence[ClassQuota], guarantees: Guarantees = NO_GUARANTEES
+    ) -> list[Manifest]:
         _check_flavor_limit(cluster, quotas)
         return [
             *_workload_priority_classes(),
@@ -65,8 +72,8 @@ class KueueBackend:
             ),
             Manifest(FLAVORS_FILE, object_(API, "ResourceFlavor", CPU_FLAVOR, spec={})),
             *(_gpu_flavor(q) for q in quotas),
-            _cluster_queue(cluster, quotas),
-            *_local_queues(cluster),
+            *_queues(cluster, quotas, guarantees),
+            *_local_queues(cluster, guarantees),
         ]
 
 
@@ -92,53 +99,37 @@ def _gpu_flavor(quota: ClassQuota) -> Manifest:
     return Manifest(FLAVORS_FILE, obj)
 
 
-def _cluster_queue(cluster: ResolvedCluster, quotas: Sequence[ClassQuota]) -> Manifest:
-    namespaces = sorted(t.namespace for t in cluster.cluster.tenants)
-    flavors = [_flavor_quota(CPU_FLAVOR, 0, 0)]
-    flavors += [_flavor_quota(flavor_name(q.gpu_class), q.gpus, q.slots) for q in quotas]
-    return Manifest(
-        QUEUE_FILE,
-        object_(
-            API,
-            "ClusterQueue",
-            cluster.cluster.clusterQueue,
-            spec={  # R25
-                "namespaceSelector": {
-                    "matchExpressions": [
-                        {"key": NAMESPACE_LABEL, "operator": "In", "values": namespaces},
-                    ]
-                },
-                "queueingStrategy": "BestEffortFIFO",
-                "preemption": {"withinClusterQueue": "LowerPriority"},
-                "resourceGroups": [{"coveredResources": list(COVERED), "flavors": flavors}],
-            },
-        ),
-    )
+def _queues(cluster: ResolvedCluster, quotas: Sequence[ClassQuota], guarantees: Guarantees) -> list[Manifest]:
+    """R25's one ClusterQueue; with a guarantee, the cohort (T1), the shared queue (T3) and one
+    queue per guaranteed tenant (T2)."""
+    name = cluster.cluster.clusterQueue
+    if not guarantees.cohort:
+        namespaces = [t.namespace for t in cluster.cluster.tenants]
+        return [_cluster_queue(name, _spec(namespaces, [(q, q.gpus, q.slots) for q in quotas]))]
+    shared = [t.namespace for t in cluster.cluster.tenants if guarantees.of(t.namespace) is None]
+    spec = {**_spec(shared, [(q, *guarantees.shared(q)) for q in quotas]), "cohortName": name}
+    tenants = [_cluster_queue(t.queue, tenant_queue_spec(t, name, quotas, spec)) for t in guarantees.tenants]
+    return [cohort(name), _cluster_queue(name, spec), *tenants]
 
 
-def _flavor_quota(name: str, gpus: int, slots: int) -> dict[str, Any]:
-    quota = {
-        "cpu": CPU_QUOTA,
-        "memory": MEMORY_QUOTA,
-        "nvidia.com/gpu": canonical(gpus),
-        SLOT: canonical(slots),
+def _spec(namespaces: Sequence[str], quotas: Sequence[tuple[ClassQuota, int, int]]) -> dict[str, Any]:
+    flavors = [flavor_quota(CPU_FLAVOR, 0, 0)]
+    flavors += [flavor_quota(flavor_name(q.gpu_class), gpus, slots) for q, gpus, slots in quotas]
+    return {  # R25
+        "namespaceSelector": admits(namespaces),
+        "queueingStrategy": "BestEffortFIFO",
+        "preemption": {"withinClusterQueue": "LowerPriority"},
+        "resourceGroups": [{"coveredResources": list(COVERED), "flavors": flavors}],
     }
-    return {"name": name, "resources": [{"name": r, "nominalQuota": quota[r]} for r in COVERED]}
 
 
-def _local_queues(cluster: ResolvedCluster) -> list[Manifest]:
-    return [  # R28
-        Manifest(
-            "localqueues.yaml",
-            object_(
-                API,
-                "LocalQueue",
-                t.localQueue,
-                t.namespace,
-                spec={"clusterQueue": cluster.cluster.clusterQueue},
-            ),
-        )
-        for t in cluster.cluster.tenants
+def _cluster_queue(name: str, spec: dict[str, Any]) -> Manifest:
+    return Manifest(QUEUE_FILE, object_(API, "ClusterQueue", name, spec=spec))
+
+
+def _local_queues(cluster: ResolvedCluster, guarantees: Guarantees) -> list[Manifest]:
+    return [  # R28, T5
+        local_queue(cluster, guarantees, t.namespace, t.localQueue) for t in cluster.cluster.tenants
     ]
 
 

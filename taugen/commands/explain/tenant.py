@@ -1,0 +1,125 @@
+"""`taugen explain tenant`: how each number of a tenant's queue was derived (SPEC §10, T2-T4, T7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from taugen.compile.guarantee import ClassGuarantee, Guarantees
+from taugen.compile.quota import ClassQuota
+from taugen.context.cluster import ClusterView
+from taugen.errors import InputError
+from taugen.models.project import Scheduler, Tenant
+from taugen.models.share import share_value
+
+
+@dataclass(frozen=True)
+class ClassPart:
+    gpu_class: str
+    quota: int  # R26: the class quota of this build
+    observed: int  # allocatable GPUs in the inventory
+    ready_slots: int  # R27
+    guaranteed: int
+    slots: int
+    steps: tuple[str, ...]  # how each number was derived, in words
+    borrowable: int
+    shared: int  # T3: the shared queue's GPUs of the class
+
+
+@dataclass(frozen=True)
+class TenantExplanation:
+    cluster: str
+    namespace: str
+    local_queue: str
+    queue: str  # the ClusterQueue (Kueue) or leaf Queue (KAI) its LocalQueue or label names
+    cohort: str | None
+    weight: int
+    classes: tuple[ClassPart, ...]
+
+
+def explain_tenant(view: ClusterView, namespace: str) -> TenantExplanation:
+    tenant = next((t for t in view.cluster.tenants if t.namespace == namespace), None)
+    if tenant is None:
+        known = ", ".join(t.namespace for t in view.cluster.tenants)
+        where = view.loaded.doc.at(["clusters", view.loaded.project.clusters.index(view.cluster), "tenants"])
+        raise InputError(
+            [where.problem("usage", f"cluster {view.name} has no tenant {namespace}", f"tenants: {known}")]
+        )
+    guarantees = view.guarantees
+    own = guarantees.of(namespace)
+    kai = view.cluster.scheduler == Scheduler.KAI
+    shared = view.cluster.clusterQueue
+    queue = f"taugrid-{namespace}" if kai else (own.queue if own else shared)
+    cohort = shared if guarantees.cohort and not kai else None
+    parts = tuple(_part(tenant, q, guarantees) for q in view.quotas)
+    return TenantExplanation(view.name, namespace, tenant.localQueue, queue, cohort, tenant.weight, parts)
+
+
+def _part(tenant: Tenant, quota: ClassQuota, guarantees: Guarantees) -> ClassPart:
+    own = guarantees.of(tenant.namespace)
+    part = own.of(quota.gpu_class) if own is not None else None
+    shared = guarantees.shared(quota)[0]
+    if part is not None:
+        steps = _steps(tenant, quota, part, guarantees)
+    elif own is not None:
+        borrow = guarantees.borrowable(tenant.namespace, quota)
+        steps = [f"not guaranteed: its queue's nominal quota is 0 and it may borrow {borrow} from the cohort"]
+    else:
+        steps = _shared_steps(quota, guarantees)
+    return ClassPart(
+        quota.gpu_class,
+        quota.gpus,
+        quota.observed_gpus,
+        quota.slots,
+        part.gpus if part else 0,
+        part.slots if part else 0,
+        tuple(steps),
+        guarantees.borrowable(tenant.namespace, quota),
+        shared,
+    )
+
+
+def _quota_words(quota: ClassQuota) -> str:
+    if quota.gpus > quota.observed_gpus:
+        return f"class quota {quota.gpus} (R26: the high-water mark; the inventory has {quota.observed_gpus})"
+    return f"class quota {quota.gpus} (R26: the inventory's allocatable GPUs)"
+
+
+def _steps(tenant: Tenant, quota: ClassQuota, part: ClassGuarantee, guarantees: Guarantees) -> list[str]:
+    written = part.written
+    fraction = share_value(written) if written is not None else None
+    if written is None:
+        how = "no guarantee (only a limit names the class): nominal quota 0"
+    elif fraction is None:
+        how = f"guaranteed {part.gpus}: a count, taken as written (T4)"
+    else:
+        exact = quota.gpus * fraction
+        how = (
+            f"guaranteed {part.gpus}: {written} of the {_quota_words(quota)} is {float(exact):g}; "
+            "floor of each share, the largest remainders (ties: namespace) get one more (T4)"
+        )
+    lines = [how, f"slots {part.slots} = floor({quota.slots} Ready slots * {part.gpus} / {quota.gpus}) (T2)"]
+    lines.append(
+        _limit("borrowingLimit", part.borrowing_limit, part.slot_borrowing_limit, "may borrow without limit")
+    )
+    lines.append(_limit("lendingLimit", part.lending_limit, part.slot_lending_limit, "all of it may be lent"))
+    pool = guarantees.shared(quota)[0] + guarantees.lendable(quota, tenant.namespace)
+    borrow = guarantees.borrowable(tenant.namespace, quota)
+    lines.append(f"may borrow {borrow}: the other queues lend {pool}, within its borrowingLimit")
+    return lines
+
+
+def _limit(name: str, gpus: int | None, slots: int | None, absent: str) -> str:
+    if gpus is None:
+        return f"{name}: none, {absent} (T2)"
+    return f"{name} {gpus} GPUs, {slots} slots scaled the same way (T2)"
+
+
+def _shared_steps(quota: ClassQuota, guarantees: Guarantees) -> list[str]:
+    if not guarantees.cohort:
+        return [f"no guarantee: the one ClusterQueue holds the whole {_quota_words(quota)} (R25)"]
+    shared, _ = guarantees.shared(quota)
+    return [
+        f"no guarantee: shares the shared queue's {shared} = {quota.gpus} - "
+        f"{quota.gpus - shared} guaranteed (T3)",
+        f"its queue may borrow {guarantees.lendable(quota)} that the guaranteed tenants lend",
+    ]

@@ -1,0 +1,48 @@
+"""`taugen explain tenant` as text and JSON."""
+
+from __future__ import annotations
+
+from taugen.commands.explain.tenant import TenantExplanation
+from taugen.jsontext import dumps
+
+
+def tenant_json(found: TenantExplanation) -> str:
+    return dumps(
+        {
+            "cluster": found.cluster,
+            "namespace": found.namespace,
+            "localQueue": found.local_queue,
+            "queue": found.queue,
+            "cohort": found.cohort,
+            "weight": found.weight,
+            "classes": [
+                {
+                    "gpuClass": c.gpu_class,
+                    "classQuota": c.quota,
+                    "inventoryGpus": c.observed,
+                    "readySlots": c.ready_slots,
+                    "guaranteed": c.guaranteed,
+                    "slots": c.slots,
+                    "borrowable": c.borrowable,
+                    "shared": c.shared,
+                    "derivation": list(c.steps),
+                }
+                for c in found.classes
+            ],
+        }
+    )
+
+
+def tenant_text(found: TenantExplanation) -> str:
+    cohort = f" in cohort {found.cohort}" if found.cohort else ""
+    lines = [
+        f"tenant {found.namespace} of cluster {found.cluster}: LocalQueue {found.local_queue} -> "
+        f"{found.queue}{cohort}, weight {found.weight}"
+    ]
+    for c in found.classes:
+        lines.append(
+            f"  {c.gpu_class}: guaranteed {c.guaranteed} GPUs, {c.slots} slots; may borrow {c.borrowable}; "
+            f"shared queue {c.shared}"
+        )
+        lines += [f"    {step}" for step in c.steps]
+    return "\n".join(lines) + "\n"

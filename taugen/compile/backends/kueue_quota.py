@@ -1,0 +1,26 @@
+"""Kueue names and quota entries shared by the single queue (R24, R25) and a cohort's queues (T2, T3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from taugen.quantity import canonical
+from taugen.resolve.labels import CPU_CLASS, PLATFORM_PREFIX
+
+API = "kueue.x-k8s.io/v1beta2"
+CPU_FLAVOR = PLATFORM_PREFIX + CPU_CLASS
+GPU = "nvidia.com/gpu"
+SLOT = "tau.azure.com/torchrun-host-slot"
+COVERED = ("cpu", "memory", GPU, SLOT)  # R25, in this order
+CPU_QUOTA = canonical(100_000)  # R25; "100k" is how the API server prints it (§3)
+MEMORY_QUOTA = canonical("100Ti")
+
+
+def flavor_name(gpu_class: str) -> str:
+    return f"taugrid-{gpu_class}"  # R24
+
+
+def flavor_quota(name: str, gpus: int, slots: int) -> dict[str, Any]:
+    """R25: one flavor's entry, every covered resource in the covered order."""
+    quota = {"cpu": CPU_QUOTA, "memory": MEMORY_QUOTA, GPU: canonical(gpus), SLOT: canonical(slots)}
+    return {"name": name, "resources": [{"name": r, "nominalQuota": quota[r]} for r in COVERED]}

@@ -1,0 +1,151 @@
+"""The errors of T2 and T4, each at the project file's line of the tenant's key."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+
+from taugen.compile.quota import ClassQuota
+from taugen.errors import Problem
+from taugen.load.document import Document
+from taugen.models.project import Cluster, Scheduler, Tenant
+
+MAX_QUEUE_NAME = 63  # T2: Kueue copies a ClusterQueue's name into label values
+LIMITS = ("borrowingLimit", "lendingLimit")
+
+
+def _at(index: int, j: int, *loc: str) -> list[str | int]:
+    return ["clusters", index, "tenants", j, *loc]
+
+
+def check_tenant_fields(cluster: Cluster, doc: Document, index: int) -> list[Problem]:
+    """T2: weight and limits go on a tenant's own ClusterQueue, which only a guarantee gives;
+    T7: a KAI Queue has a quota and a limit, nothing that says how much it lends."""
+    problems = []
+    for j, tenant in enumerate(cluster.tenants):
+        if cluster.scheduler == Scheduler.KAI:
+            if tenant.lendingLimit:
+                problems.append(
+                    doc.at(_at(index, j, "lendingLimit"), key=True).problem(
+                        "T7",
+                        f"tenant {tenant.namespace} sets lendingLimit, which KAI Queues cannot express",
+                        "remove lendingLimit: KAI lends every unused deserved GPU",
+                    )
+                )
+            continue
+        used = [
+            f
+            for f in ("weight", *LIMITS)
+            if f in tenant.model_fields_set and (f == "weight" or getattr(tenant, f))
+        ]
+        if used and not tenant.guaranteed:
+            problems.append(
+                doc.at(_at(index, j, used[0]), key=True).problem(
+                    "T2",
+                    f"tenant {tenant.namespace} sets {', '.join(used)} without guaranteed: it shares the "
+                    f"ClusterQueue {cluster.clusterQueue} with every tenant that has no guarantee",
+                    "add guaranteed (e.g. {h200-141gb: 8}) to give it its own ClusterQueue, or remove them",
+                )
+            )
+    return problems
+
+
+def check_classes(
+    cluster: Cluster,
+    guaranteed: Sequence[tuple[int, Tenant]],
+    quotas: Mapping[str, ClassQuota],
+    doc: Document,
+    index: int,
+) -> list[Problem]:
+    """T4: a guarantee or a limit for a class the cluster does not have."""
+    problems = []
+    for j, tenant in guaranteed:
+        for field in ("guaranteed", *LIMITS):
+            for gpu_class in getattr(tenant, field):
+                if gpu_class not in quotas:
+                    where = doc.at(_at(index, j, field, gpu_class), key=True)
+                    problems.append(where.problem("T4", *_unknown(cluster, gpu_class, sorted(quotas))))
+    return problems
+
+
+def _unknown(cluster: Cluster, gpu_class: str, known: list[str]) -> tuple[str, str]:
+    message = f"cluster {cluster.name} has no gpu-class {gpu_class}"
+    close = difflib.get_close_matches(gpu_class, known, n=1)
+    listed = ", ".join(known) or "none"
+    hint = f"did you mean {close[0]}?" if close else f"the cluster's gpu-classes: {listed}"
+    return message, hint
+
+
+def cohort_queue_name(
+    cluster: Cluster, guaranteed: Sequence[tuple[int, Tenant]], doc: Document, index: int
+) -> list[Problem]:
+    """T2: the tenant's ClusterQueue <clusterQueue>-<namespace> is at most 63 characters."""
+    if cluster.scheduler != Scheduler.KUEUE:
+        return []
+    problems = []
+    for j, tenant in guaranteed:
+        name = f"{cluster.clusterQueue}-{tenant.namespace}"
+        if len(name) > MAX_QUEUE_NAME:
+            problems.append(
+                doc.at(_at(index, j, "namespace")).problem(
+                    "T2",
+                    f"tenant {tenant.namespace}'s ClusterQueue {name} is {len(name)} characters; "
+                    f"Kueue limits it to {MAX_QUEUE_NAME}",
+                    "shorten the cluster's clusterQueue or the namespace",
+                )
+            )
+    return problems
+
+
+def check_sums(
+    cluster: Cluster,
+    guaranteed: Sequence[tuple[int, Tenant]],
+    gpus: Mapping[str, Mapping[str, int]],
+    quotas: Mapping[str, ClassQuota],
+    doc: Document,
+    index: int,
+) -> list[Problem]:
+    """T4: the guarantees of a class add up to at most its quota; the error names every part."""
+    problems = []
+    for gpu_class, quota in sorted(quotas.items()):
+        parts = [(j, t) for j, t in guaranteed if gpu_class in t.guaranteed]
+        total = sum(gpus[t.namespace][gpu_class] for _, t in parts)
+        if total <= quota.gpus:
+            continue
+        shown = ", ".join(f"{t.namespace} {_part(t, gpu_class, gpus)}" for _, t in parts)
+        j, _ = parts[-1]
+        problems.append(
+            doc.at(_at(index, j, "guaranteed", gpu_class), key=True).problem(
+                "T4",
+                f"cluster {cluster.name}: guarantees of {gpu_class} add up to {total} GPUs, over its "
+                f"quota of {quota.gpus} ({shown})",
+                f"lower the guarantees of {gpu_class} to {quota.gpus} GPUs in all, or add nodes of the class",
+            )
+        )
+    return problems
+
+
+def _part(tenant: Tenant, gpu_class: str, gpus: Mapping[str, Mapping[str, int]]) -> str:
+    written = tenant.guaranteed[gpu_class]
+    resolved = gpus[tenant.namespace][gpu_class]
+    return str(resolved) if isinstance(written, int) else f"{written} = {resolved}"
+
+
+def check_lending(
+    guaranteed: Sequence[tuple[int, Tenant]], gpus: Mapping[str, Mapping[str, int]], doc: Document, index: int
+) -> list[Problem]:
+    """T2: a tenant lends at most what it is guaranteed."""
+    problems = []
+    for j, tenant in guaranteed:
+        for gpu_class, limit in sorted(tenant.lendingLimit.items()):
+            own = gpus[tenant.namespace].get(gpu_class, 0)
+            if limit > own:
+                problems.append(
+                    doc.at(_at(index, j, "lendingLimit", gpu_class)).problem(
+                        "T2",
+                        f"tenant {tenant.namespace} may lend {limit} {gpu_class} GPUs, "
+                        f"over its guarantee of {own}",
+                        f"set lendingLimit.{gpu_class} to at most {own}",
+                    )
+                )
+    return problems
