@@ -36,7 +36,7 @@ class HealthCheckError(Exception):
 
 
 class _CelGoEvaluator(Evaluator):
-    def macro_has_eval(self, exprlist: lark.Tree) -> Any:
+    def macro_has_eval(self, exprlist: lark.Tree[Any]) -> Any:
         """has(e.f): the error of `e`, as cel-go gives it, else cel-python's answer."""
         node: Any = exprlist
         while isinstance(node, lark.Tree) and node.data != "member_dot":

@@ -101,7 +101,8 @@ def test_the_evaluator_errs_where_flux_does() -> None:
         "failed": "status.conditions.filter(e, e.type == 'Ready').all(e, e.status == 'False')",
         "current": "status.conditions.filter(e, e.type == 'Ready').all(e, e.status == 'True')",
     }
-    for obj in ({}, {"status": {}}):
+    statusless: list[dict[str, Any]] = [{}, {"status": {}}]
+    for obj in statusless:
         with pytest.raises(HealthCheckError):
             verdict(exprs, obj)
     ready = {

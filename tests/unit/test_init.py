@@ -173,7 +173,8 @@ def test_a_build_of_the_scaffold_writes_what_the_entry_points_sync(tmp_path: Pat
     build(BuildOptions(project_file=tmp_path / "taugen.yaml"))
     out = tmp_path / "out"
     assert sorted(p.name for p in out.iterdir()) == ["_argocd", "_flux", CLUSTER]
-    assert (out / _doc(tmp_path, "argocd/taugen.yaml")["spec"]["source"]["path"].removeprefix("out/")).is_dir()
+    argocd = _doc(tmp_path, "argocd/taugen.yaml")["spec"]["source"]["path"]
+    assert (out / argocd.removeprefix("out/")).is_dir()
     flux = out / _doc(tmp_path, f"flux/{CLUSTER}.yaml")["spec"]["path"].removeprefix("./out/")
     assert sorted(p.name for p in flux.iterdir()) == ["core.yaml", "kustomization.yaml"]  # no shard yet
     appset = _docs(tmp_path, "out/_argocd/applicationset.yaml")[0]

@@ -112,7 +112,7 @@ def test_health_checks_cover_the_four_kinds(checks: dict[str, str]) -> None:
 
 
 @pytest.mark.parametrize("kind", ["ClusterQueue", "LocalQueue"])
-@pytest.mark.parametrize("status", [{}, {"conditions": []}], ids=["status-without-conditions", "empty-conditions"])
+@pytest.mark.parametrize("status", [{}, {"conditions": []}], ids=["no-conditions", "empty-conditions"])
 def test_a_status_without_an_active_condition_is_progressing(
     checks: dict[str, str], kind: str, status: dict[str, Any]
 ) -> None:
