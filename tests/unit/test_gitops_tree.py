@@ -271,3 +271,14 @@ def test_a_gitops_block_that_cannot_work_is_refused(
     (problem,) = problems_of(lambda: load_project(project))
     assert message in problem.message
     assert problem.line > 0
+
+
+def test_a_build_after_a_hand_edit_puts_the_generated_file_back(tmp_path: Path) -> None:
+    """The no-op cache digests the G6 folders too: an edited one is rebuilt, not replayed."""
+    project = _project(tmp_path, TWO)
+    run_build(project)
+    path = tmp_path / "out" / "_argocd" / "applicationset.yaml"
+    written = path.read_bytes()
+    path.write_text(path.read_text().replace("prune: true", "prune: false"))
+    assert run_build(project).written == ("_argocd",)
+    assert path.read_bytes() == written
