@@ -124,3 +124,26 @@ def subdomain_name(text: str) -> str:
     head = ".".join(p for p in parts if p)[: DNS1123_SUBDOMAIN_MAX - 9].rstrip("-.")
     digest = hashlib.sha256(text.encode()).hexdigest()[:8]
     return f"{head}-{digest}" if head else digest
+
+
+# G6: the output root's folders of generated Argo CD and Flux files. A `_` is in no DNS-1123
+# label, so no cluster folder (a cluster name is one) can ever be named like them.
+ARGOCD_FOLDER = "_argocd"
+FLUX_FOLDER = "_flux"
+GITOPS_FOLDERS = (ARGOCD_FOLDER, FLUX_FOLDER)
+
+
+def output_folder_error(name: str) -> str | None:
+    """Why `name` cannot be a folder taugen writes in the output root (a cluster's or G6's)."""
+    return None if name in GITOPS_FOLDERS else dns1123_label_error(name)
+
+
+def object_label_name(text: str) -> str:
+    """`text` as a name that is also a label value (Argo CD and Flux label what an Application
+    or Kustomization applies with its name): kept when a DNS-1123 label, else made one of at
+    most 63 characters ending in 8 hex digits of sha256(text)."""
+    if dns1123_label_error(text) is None:
+        return text
+    head = _HYPHENS.sub("-", re.sub(r"[^a-z0-9-]+", "-", text.lower())).strip("-")
+    digest = hashlib.sha256(text.encode()).hexdigest()[:8]
+    return f"{head[: DNS1123_LABEL_MAX - 9].rstrip('-')}-{digest}" if head else digest

@@ -11,11 +11,13 @@ from typing import Any
 from taugen.compile.cluster import cluster_backend, cluster_manifests
 from taugen.compile.decorate import decorate
 from taugen.compile.digest import catalog_digest
+from taugen.compile.gitops.tree import gitops_manifests, shard_folders
 from taugen.compile.guarantee import plan_guarantees
 from taugen.compile.quota import plan_quotas
 from taugen.context.cluster import cluster_view
 from taugen.context.project import select_clusters
 from taugen.emit.canonical import emit_objects, render
+from taugen.emit.folders import render_folders
 from taugen.errors import InputError, Problem, ProblemCollector
 from taugen.gcpause import paused_gc
 from taugen.load.profiles import LoadedProfile, profile_files
@@ -30,6 +32,7 @@ from taugen.lock.lockfile import LockState, lock_bytes, read_lock
 from taugen.lock.staleness import check_fresh
 from taugen.models.lock import ClusterLock, Lock
 from taugen.models.project import Cluster
+from taugen.names import GITOPS_FOLDERS
 from taugen.progress import Progress, silent
 from taugen.validate.gate import check_tree
 from taugen.write.cache import Request, lookup, store
@@ -85,6 +88,12 @@ def _build(options: BuildOptions) -> BuildResult:
     dropped = () if options.cluster or preview else leaving
     new_lock = None if preview else _new_lock(state.lock, compiled, dropped)
     files = {name: c.files for name, c in compiled.items()}
+    if len(compiled) == len(loaded.project.clusters):  # G6 lists every cluster: a `-c` build keeps it
+        gitops = render_folders(
+            gitops_manifests(loaded.project, {n: shard_folders(f) for n, f in files.items()})
+        )
+        files |= gitops
+        dropped += tuple(f for f in GITOPS_FOLDERS if f not in gitops)
     warnings = (*state.warnings(loaded.lock_path), *(w for c in compiled.values() for w in c.warnings))
     options.progress("validating the compiled tree")
     check_tree(root, {name: (c.objects, c.files) for name, c in compiled.items()})
@@ -194,6 +203,9 @@ def _new_lock(lock: Lock, compiled: dict[str, CompiledCluster], dropped: tuple[s
     return lock_bytes(Lock(clusters=dict(sorted(clusters.items()))))
 
 
+_NOT_CONFIGURED = "G6 files of a tool the project's `gitops:` block no longer names"
+
+
 def _differences(
     root: Path, files: dict[str, dict[str, bytes]], dropped: tuple[str, ...], lock: tuple[Path, bytes] | None
 ) -> list[str]:
@@ -202,7 +214,9 @@ def _differences(
     for name, content in files.items():
         lines += describe(root / name, read_files(root / name), content)
     lines += [
-        f"{root / name}: cluster no longer in the project (a build removes it)"
+        f"{root / name}: "
+        + (_NOT_CONFIGURED if name in GITOPS_FOLDERS else "cluster no longer in the project")
+        + " (a build removes it)"
         for name in dropped
         if (root / name).exists() or (root / name).is_symlink()
     ]

@@ -16,6 +16,7 @@ from taugen.models.base import (
     invalid,
     name_limit,
 )
+from taugen.models.gitops import GitOps, repo_folder
 from taugen.models.share import ClassKey, Share
 from taugen.names import label_key_error
 from taugen.quantity import MAX_MAGNITUDE
@@ -134,3 +135,17 @@ class Project(StrictModel):
         default=None, description="Profile files or folders; default: the built-in profiles"
     )
     clusters: list[Cluster] = Field(min_length=1)
+    gitops: GitOps | None = Field(
+        default=None, description="G6: generate the Argo CD ApplicationSets and Flux Kustomizations"
+    )
+
+    @model_validator(mode="after")
+    def _output_in_repository(self) -> Self:
+        """Argo CD and Flux name folders by their path in the repository: out/ must lie in it."""
+        if self.gitops is not None and repo_folder(self.gitops, self.output) is None:
+            raise invalid(
+                f"output {self.output!r} is not a folder inside the repository (gitops.path "
+                f"{self.gitops.path!r})",
+                "write `output:` relative to taugen.yaml, inside the repository",
+            )
+        return self

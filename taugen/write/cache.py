@@ -24,6 +24,7 @@ from typing import Any
 import taugen
 from taugen.errors import Problem
 from taugen.load.limits import MAX_BYTES
+from taugen.names import GITOPS_FOLDERS
 from taugen.timestamps import utc_text
 from taugen.write.journal import read_files
 
@@ -113,8 +114,9 @@ def _key(request: Request) -> str | None:
 
 
 def _state(request: Request) -> dict[str, str]:
-    """A digest of each cluster folder and of the lock, as they are now."""
-    state = {name: _tree_digest(read_files(request.root / name)) for name in request.clusters}
+    """A digest of each cluster folder, of G6's two and of the lock, as they are now."""
+    folders = (*request.clusters, *GITOPS_FOLDERS)  # a hand-edited _argocd/ is no no-op
+    state = {name: _tree_digest(read_files(request.root / name)) for name in folders}
     lock = _bounded(request.lock)
     state["taugen.lock"] = "" if lock is None else hashlib.sha256(lock).hexdigest()
     return state

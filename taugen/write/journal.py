@@ -1,7 +1,7 @@
 """Write stage: bytes -> out/ (atomic swap per cluster, stale-file removal, check mode).
 
 Everything in the checkout may come from a pull request, the staging folder included: the
-journal that makes a multi-cluster swap atomic names only cluster folders, every path is
+journal that makes a multi-cluster swap atomic names only cluster folders and G6's two, every path is
 derived from the output root and the lock's own path, and nothing is followed through a
 symbolic link (issue 17).
 """
@@ -20,7 +20,7 @@ from typing import Any
 
 from taugen.errors import InputError, Problem
 from taugen.load.limits import MAX_BYTES
-from taugen.names import dns1123_label_error
+from taugen.names import output_folder_error
 
 Files = Mapping[str, bytes]  # path relative to out/<cluster>/ -> content
 JOURNAL = "journal.json"
@@ -223,7 +223,7 @@ def _journal(staging: Path) -> dict[str, Any] | None:
             )
         else:
             _refuse_unless(
-                not dns1123_label_error(name) and entry.is_dir() and not entry.is_symlink(),
+                not output_folder_error(name) and entry.is_dir() and not entry.is_symlink(),
                 entry,
                 "is not a cluster folder taugen staged",
             )
@@ -238,13 +238,14 @@ def _journal(staging: Path) -> dict[str, Any] | None:
 
 
 def _valid_journal(journal: Any) -> bool:
-    """Exactly the three keys write_tree writes: cluster names to swap and drop, a lock flag."""
+    """Exactly the three keys write_tree writes: output folders (a cluster's or G6's) to swap
+    and drop, a lock flag."""
     if not isinstance(journal, dict) or set(journal) != {"swap", "drop", "lock"}:
         return False
     lists = [journal["swap"], journal["drop"]]
     if not all(isinstance(names, list) for names in lists) or not isinstance(journal["lock"], bool):
         return False
-    return all(isinstance(n, str) and not dns1123_label_error(n) for names in lists for n in names)
+    return all(isinstance(n, str) and not output_folder_error(n) for names in lists for n in names)
 
 
 def _regular(path: Path) -> bool:

@@ -1,5 +1,6 @@
 """Nothing outside the output root is written, no input lies inside it (§4), and the root
-holds nothing but the project's cluster folders (issue 17: a GitOps tool deploys every one)."""
+holds nothing but the project's cluster folders (issue 17: a GitOps tool deploys every one)
+and G6's `_argocd/` and `_flux/`, taugen's too (a build rewrites or removes them)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 from taugen.errors import InputError, Problem
 from taugen.load.profiles import profile_files
 from taugen.load.project import LoadedProject
+from taugen.names import GITOPS_FOLDERS
 
 HINT = "set `output:` in taugen.yaml to a folder that holds only taugen's output"
 
@@ -38,11 +40,11 @@ def check_output_root(loaded: LoadedProject, root: Path) -> None:
 
 def check_cluster_folders(loaded: LoadedProject, root: Path, leaving: Iterable[str] = ()) -> None:
     """Every entry of the output root is a project cluster's folder (or that of a cluster
-    leaving the project, which the build removes); none is a link or a file."""
+    leaving the project, which the build removes) or a G6 folder; none is a link or a file."""
     if not root.is_dir() or root.is_symlink():
         return
     where = loaded.doc.at(["clusters"])
-    known = {c.name for c in loaded.project.clusters} | set(leaving)
+    known = {c.name for c in loaded.project.clusters} | set(leaving) | set(GITOPS_FOLDERS)
     problems = [
         where.problem("output", f"{entry}: {why}", hint)
         for entry in sorted(root.iterdir())

@@ -50,7 +50,7 @@ def test_init_then_build_validate_and_check_with_only_the_inventory(scaffold: Pa
         f"taugen.lock: warning: taugen.lock is missing and out/{CLUSTER} holds no queue: cluster {CLUSTER} "
         "starts a new GPU quota history [R26]\n"
         "  hint: expected for a new cluster; otherwise restore taugen.lock from Git before building\n"
-        f"wrote {CLUSTER}, taugen.lock\n"
+        f"wrote {CLUSTER}, _argocd, _flux, taugen.lock\n"  # G6: the scaffold's gitops block
     )
     validate = run("validate")
     assert validate.exit_code == 0, validate.output

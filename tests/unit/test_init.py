@@ -12,7 +12,6 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from taugen import __version__
-from taugen.api.kueue import API_VERSION as KUEUE_API
 from taugen.choices import DEFAULT_REPO_URL
 from taugen.commands.init import InitRefused, init
 from taugen.commands.init.files import TAUGEN_GIT
@@ -31,8 +30,7 @@ WRITTEN = [
     ".pre-commit-config.yaml",
     ".github/workflows/taugen.yaml",
     ".gitlab-ci.yml",
-    "argocd/applicationset.yaml",
-    "argocd/applicationset-nodes.yaml",
+    "argocd/taugen.yaml",
     "argocd/argocd-cm-health.yaml",
     f"flux/{CLUSTER}.yaml",
     *(f"schemas/{name}" for name in sorted(schema_files())),
@@ -115,115 +113,75 @@ def test_the_rules_are_in_the_helm_values_shape(repo: Path) -> None:
     assert rule["labels"]["tau.azure.com/gpu-class"] == "h200-141gb"
 
 
-# --- GitOps objects: structure (their schemas are upstream's, named on each file's first line) ---
+# --- GitOps entry points: they sync what `taugen build` writes into out/_argocd and out/_flux ---
 
 
-def test_applicationset_lists_the_projects_clusters(repo: Path) -> None:
-    """Issue 17 item 8: a list generator of the project's clusters, not a Git directory
-    generator over out/* (which deployed any folder a pull request added under out/)."""
-    appset = _doc(repo, "argocd/applicationset.yaml")
-    assert (appset["apiVersion"], appset["kind"]) == ("argoproj.io/v1alpha1", "ApplicationSet")
-    assert appset["metadata"] == {"name": "taugen", "namespace": "argocd"}
-    spec = appset["spec"]
-    assert (spec["goTemplate"], spec["goTemplateOptions"]) == (True, ["missingkey=error"])
-    assert spec["generators"] == [{"list": {"elements": [{"cluster": CLUSTER}]}}]
-    template = spec["template"]
-    assert template["metadata"]["name"] == "taugen-{{.cluster}}"
-    _check_g6(spec)
-    assert template["spec"]["source"] == {
-        "repoURL": URL,
-        "targetRevision": "HEAD",
-        "path": "out/{{.cluster}}",
+def test_the_project_has_a_gitops_block_for_both_tools(repo: Path) -> None:
+    gitops = _doc(repo, "taugen.yaml")["gitops"]
+    assert gitops == {
+        "argocd": {"repoURL": URL, "revision": "HEAD"},
+        "flux": {
+            "sourceRef": {"kind": "GitRepository", "name": "flux-system"},
+            "dependsOn": [{"name": "kueue"}],
+            "hub": False,
+        },
     }
-    assert template["spec"]["destination"] == {"name": "{{.cluster}}"}
-    assert template["spec"]["project"] == "default"
-    assert template["spec"]["syncPolicy"]["automated"] == {"prune": True, "selfHeal": True}
 
 
-RETRY = {"limit": 5, "backoff": {"duration": "10s", "factor": 2, "maxDuration": "5m"}}
-
-
-def _check_g6(spec: dict[str, Any]) -> None:
-    """SPEC G6: kept resources on deletion, server-side apply and diff, a retry with backoff."""
-    assert spec["syncPolicy"] == {"preserveResourcesOnDeletion": True}
-    template = spec["template"]
-    assert template["metadata"]["annotations"] == {
-        "argocd.argoproj.io/compare-options": "ServerSideDiff=true"
+def test_the_argocd_entry_syncs_the_generated_applicationsets_into_argocd(repo: Path) -> None:
+    """G6: one Application, in-cluster, over out/_argocd (the build lists the clusters there)."""
+    app = _doc(repo, "argocd/taugen.yaml")
+    assert (app["apiVersion"], app["kind"], app["metadata"]) == (
+        "argoproj.io/v1alpha1",
+        "Application",
+        {"name": "taugen", "namespace": "argocd"},
+    )
+    spec = app["spec"]
+    assert spec["source"] == {"repoURL": URL, "targetRevision": "HEAD", "path": "out/_argocd"}
+    assert spec["destination"] == {"server": "https://kubernetes.default.svc", "namespace": "argocd"}
+    assert spec["syncPolicy"] == {
+        "automated": {"prune": True, "selfHeal": True},
+        "syncOptions": ["ServerSideApply=true"],
+        "retry": {"limit": 5, "backoff": {"duration": "10s", "factor": 2, "maxDuration": "5m"}},
     }
-    policy = template["spec"]["syncPolicy"]
-    assert (policy["syncOptions"], policy["retry"]) == (["ServerSideApply=true"], RETRY)
 
 
-def test_the_nodes_applicationset_makes_one_application_per_cluster_and_shard(repo: Path) -> None:
-    """G1/G6: a matrix of the project's clusters and a Git files generator over each listed
-    cluster's shard kustomizations, out/<cluster>/nodes/*/kustomization.yaml."""
-    appset = _doc(repo, "argocd/applicationset-nodes.yaml")
-    assert appset["metadata"] == {"name": "taugen-nodes", "namespace": "argocd"}
-    spec = appset["spec"]
-    _check_g6(spec)
-    (matrix,) = spec["generators"]
-    clusters, files = matrix["matrix"]["generators"]
-    assert clusters == {"list": {"elements": [{"cluster": CLUSTER}]}}
-    assert files["git"] == {
-        "repoURL": URL,
-        "revision": "HEAD",
-        "files": [{"path": "out/{{.cluster}}/nodes/*/kustomization.yaml"}],
-    }
-    # as the controller expands it for one shard: the Git files generator's path parameters
-    shard = {
-        ".cluster": CLUSTER,
-        ".path.basename": "h200-141gb.ib-1",
-        ".path.path": f"out/{CLUSTER}/nodes/h200-141gb.ib-1",
-    }
-    text = json.dumps(spec["template"])
-    for key, value in shard.items():
-        text = text.replace("{{" + key + "}}", value)
-    assert "{{" not in text, text
-    app = json.loads(text)
-    assert app["metadata"]["name"] == f"taugen-{CLUSTER}-h200-141gb.ib-1"
-    assert app["spec"]["source"]["path"] == f"out/{CLUSTER}/nodes/h200-141gb.ib-1"
-    assert app["spec"]["destination"] == {"name": CLUSTER}
-
-
-def _applications(appset: dict[str, Any]) -> list[dict[str, Any]]:
-    """As the ApplicationSet controller expands a list generator: each element's keys into the
-    template; `missingkey=error` fails on any other key, so none may be left over."""
-    apps = []
-    for element in appset["spec"]["generators"][0]["list"]["elements"]:
-        text = json.dumps(appset["spec"]["template"])
-        for key, value in element.items():
-            text = text.replace("{{." + key + "}}", value)
-        assert "{{" not in text, text
-        apps.append(json.loads(text))
-    return apps
-
-
-def test_applicationset_deploys_exactly_the_projects_clusters_not_a_stray_folder(tmp_path: Path) -> None:
-    init(tmp_path, CLUSTER, URL)
-    (tmp_path / "out" / CLUSTER).mkdir(parents=True)
-    (tmp_path / "out" / "rogue").mkdir()  # a pull request's folder: never an Application
-    clusters = [c["name"] for c in _doc(tmp_path, "taugen.yaml")["clusters"]]
-    apps = _applications(_doc(tmp_path, "argocd/applicationset.yaml"))
-    assert [(a["metadata"]["name"], a["spec"]["source"]["path"], a["spec"]["destination"]) for a in apps] == [
-        (f"taugen-{c}", f"out/{c}", {"name": c}) for c in clusters
-    ]
-    assert clusters == [CLUSTER]
-
-
-def test_flux_files_name_only_the_projects_clusters(repo: Path) -> None:
+def test_the_flux_entry_syncs_the_clusters_generated_folder(repo: Path) -> None:
     flux = sorted(p.relative_to(repo).as_posix() for p in (repo / "flux").iterdir())
     assert flux == [f"flux/{CLUSTER}.yaml"]
-    core, nodes = _docs(repo, flux[0])
-    assert core["spec"]["path"] == f"./out/{CLUSTER}"  # one folder, no glob
-    assert nodes["spec"]["path"] == f"./out/{CLUSTER}/nodes"
+    ks = _doc(repo, flux[0])
+    assert (ks["apiVersion"], ks["kind"], ks["metadata"]) == (
+        "kustomize.toolkit.fluxcd.io/v1",
+        "Kustomization",
+        {"name": "taugen", "namespace": "flux-system"},
+    )
+    assert ks["spec"] == {
+        "interval": "10m",
+        "timeout": "5m",
+        "sourceRef": {"kind": "GitRepository", "name": "flux-system"},
+        "path": f"./out/_flux/{CLUSTER}",
+        "prune": True,
+        "wait": False,
+    }
 
 
-def test_flux_syncs_the_shards_after_the_core_from_the_same_source(repo: Path) -> None:
-    core, nodes = _docs(repo, f"flux/{CLUSTER}.yaml")
-    assert nodes["metadata"] == {"name": f"taugen-{CLUSTER}-nodes", "namespace": "flux-system"}
-    assert nodes["spec"]["dependsOn"] == [{"name": core["metadata"]["name"]}]
-    assert nodes["spec"]["sourceRef"] == core["spec"]["sourceRef"]
-    assert (nodes["spec"]["prune"], nodes["spec"]["wait"]) == (True, True)
+def test_a_build_of_the_scaffold_writes_what_the_entry_points_sync(tmp_path: Path) -> None:
+    """The scaffold builds; its out/_argocd and out/_flux/<cluster> are the G6 folders."""
+    from taugen.commands.build import BuildOptions, build
+
+    init(tmp_path, CLUSTER, URL)
+    build(BuildOptions(project_file=tmp_path / "taugen.yaml"))
+    out = tmp_path / "out"
+    assert sorted(p.name for p in out.iterdir()) == ["_argocd", "_flux", CLUSTER]
+    argocd = _doc(tmp_path, "argocd/taugen.yaml")["spec"]["source"]["path"]
+    assert (out / argocd.removeprefix("out/")).is_dir()
+    flux = out / _doc(tmp_path, f"flux/{CLUSTER}.yaml")["spec"]["path"].removeprefix("./out/")
+    assert sorted(p.name for p in flux.iterdir()) == ["core.yaml", "kustomization.yaml"]  # no shard yet
+    appset = _docs(tmp_path, "out/_argocd/applicationset.yaml")[0]
+    assert appset["spec"]["generators"] == [
+        {"list": {"elements": [{"cluster": CLUSTER, "name": f"taugen-{CLUSTER}", "path": f"out/{CLUSTER}"}]}}
+    ]
+    assert appset["spec"]["template"]["spec"]["source"]["repoURL"] == URL
 
 
 HEALTH = "resource.customizations.health.kueue.x-k8s.io_"
@@ -242,23 +200,6 @@ def test_argocd_cm_patch_is_a_valid_configmap_with_the_four_health_checks(repo: 
     checker = SchemaStore().lookup("v1", "ConfigMap")
     assert checker is not None
     assert [e.message for e in checker.errors(cm)] == []
-
-
-def test_flux_kustomization_prunes_waits_and_depends_on_kueue(repo: Path) -> None:
-    ks = _docs(repo, f"flux/{CLUSTER}.yaml")[0]
-    assert (ks["apiVersion"], ks["kind"]) == ("kustomize.toolkit.fluxcd.io/v1", "Kustomization")
-    assert ks["metadata"] == {"name": f"taugen-{CLUSTER}", "namespace": "flux-system"}
-    spec = ks["spec"]
-    assert {"interval", "prune", "sourceRef"} <= set(spec)  # the v1 CRD's required fields
-    assert spec["path"] == f"./out/{CLUSTER}"
-    assert (spec["prune"], spec["wait"]) == (True, True)
-    assert spec["dependsOn"] == [{"name": "kueue"}]
-    assert spec["sourceRef"] == {"kind": "GitRepository", "name": "flux-system"}
-    checks = {(c["apiVersion"], c["kind"]): c for c in spec["healthCheckExprs"]}
-    assert sorted(checks) == [(KUEUE_API, "ClusterQueue"), (KUEUE_API, "LocalQueue")]
-    for check in checks.values():
-        assert "c.type == 'Active' && c.status == 'True'" in check["current"]
-        assert "c.type == 'Active' && c.status == 'False'" in check["failed"]
 
 
 # --- CI recipes and pre-commit ------------------------------------------------------------
@@ -336,16 +277,16 @@ def test_pre_commit_config_uses_this_repositorys_hooks(repo: Path) -> None:
 def test_init_refuses_to_overwrite_and_writes_nothing(tmp_path: Path) -> None:
     (tmp_path / "taugen.yaml").write_text("mine\n")
     (tmp_path / "argocd").mkdir()
-    (tmp_path / "argocd" / "applicationset.yaml").write_text("mine too\n")
+    (tmp_path / "argocd" / "taugen.yaml").write_text("mine too\n")
     with pytest.raises(InitRefused) as info:
         init(tmp_path, CLUSTER)
     assert str(info.value) == (
-        f"refusing to overwrite 2 existing file(s) in {tmp_path}: taugen.yaml, argocd/applicationset.yaml; "
+        f"refusing to overwrite 2 existing file(s) in {tmp_path}: taugen.yaml, argocd/taugen.yaml; "
         "nothing was written"
     )
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == [
         "argocd",
-        "argocd/applicationset.yaml",
+        "argocd/taugen.yaml",
         "taugen.yaml",
     ]
     assert (tmp_path / "taugen.yaml").read_text() == "mine\n"
@@ -355,7 +296,7 @@ def test_init_refuses_when_a_folder_it_needs_is_a_file(tmp_path: Path) -> None:
     (tmp_path / "argocd").write_text("not a folder\n")
     with pytest.raises(
         InitRefused,
-        match=r"3 existing file\(s\) .*: argocd/applicationset.yaml, argocd/applicationset-nodes.yaml",
+        match=r"2 existing file\(s\) .*: argocd/taugen.yaml, argocd/argocd-cm-health.yaml",
     ):
         init(tmp_path, CLUSTER)
     assert [p.name for p in tmp_path.iterdir()] == ["argocd"]
@@ -376,7 +317,7 @@ def test_init_refuses_a_cluster_name_that_is_not_a_dns_label(tmp_path: Path) -> 
 def test_init_defaults(tmp_path: Path) -> None:
     init(tmp_path)
     assert (tmp_path / "inventory" / "my-cluster.yaml").is_file()
-    assert DEFAULT_REPO_URL in (tmp_path / "argocd" / "applicationset.yaml").read_text()
+    assert DEFAULT_REPO_URL in (tmp_path / "argocd" / "taugen.yaml").read_text()
 
 
 def test_gitlab_ci_updates_its_own_note_instead_of_adding_one(repo: Path) -> None:

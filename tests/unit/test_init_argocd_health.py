@@ -109,3 +109,20 @@ def test_statusless_kinds_are_healthy_once_they_exist(checks: dict[str, str], ki
 
 def test_health_checks_cover_the_four_kinds(checks: dict[str, str]) -> None:
     assert sorted(checks) == ["ClusterQueue", "LocalQueue", "ResourceFlavor", "Topology"]
+
+
+@pytest.mark.parametrize("kind", ["ClusterQueue", "LocalQueue"])
+@pytest.mark.parametrize("status", [{}, {"conditions": []}], ids=["no-conditions", "empty-conditions"])
+def test_a_status_without_an_active_condition_is_progressing(
+    checks: dict[str, str], kind: str, status: dict[str, Any]
+) -> None:
+    obj = queue(kind) | {"status": status}
+    assert health(checks[kind], obj) == {"status": "Progressing", "message": WAITING}
+
+
+@pytest.mark.parametrize("kind", ["ClusterQueue", "LocalQueue"])
+def test_only_a_true_active_condition_is_healthy(checks: dict[str, str], kind: str) -> None:
+    """Not Healthy without a True Active condition for the current generation (G6)."""
+    for status in ("False", "Unknown"):
+        assert health(checks[kind], queue(kind, active(status, "R", "m")))["status"] != "Healthy"
+    assert health(checks[kind], queue(kind, active("True", "R", "m"), generation=1))["status"] == "Healthy"

@@ -27,8 +27,7 @@ def _templates(cluster: str) -> dict[str, str]:
         ".pre-commit-config.yaml": "pre-commit-config.yaml",
         ".github/workflows/taugen.yaml": "github-workflow.yaml",
         ".gitlab-ci.yml": "gitlab-ci.yml",
-        "argocd/applicationset.yaml": "argocd-applicationset.yaml",
-        "argocd/applicationset-nodes.yaml": "argocd-applicationset-nodes.yaml",
+        "argocd/taugen.yaml": "argocd-application.yaml",
         "argocd/argocd-cm-health.yaml": "argocd-cm-health.yaml",
         f"flux/{cluster}.yaml": "flux-kustomization.yaml",
     }

@@ -1,0 +1,56 @@
+"""The G6 folders of the output root: `_argocd/` and `_flux/<cluster>/` (names in taugen.names)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from taugen.compile.gitops.argocd import applicationsets
+from taugen.compile.gitops.flux import kustomizations
+from taugen.compile.gitops.layout import deployed
+from taugen.compile.manifest import Manifest
+from taugen.compile.nodelabels.base import NODES_DIR
+from taugen.models.gitops import repo_folder
+from taugen.models.project import Project, Scheduler
+from taugen.names import ARGOCD_FOLDER, FLUX_FOLDER
+
+KUSTOMIZATION = "kustomization.yaml"
+
+
+def shard_folders(files: Iterable[str]) -> list[str]:
+    """The node-label shards of a compiled cluster folder: nodes/<shard>/ with a kustomization."""
+    return sorted(
+        parts[1]
+        for rel in files
+        if len(parts := rel.split("/")) == 3 and parts[0] == NODES_DIR and parts[2] == KUSTOMIZATION
+    )
+
+
+@dataclass(frozen=True)
+class GitOpsTree:
+    folders: dict[str, list[Manifest]] = field(default_factory=dict)  # under the output root
+    # a folder whose kustomization.yaml lists these subfolders: a Flux hub's `_flux/` (one entry
+    # syncs every cluster). Per-cluster Flux has none: a cluster's Flux that synced `_flux/`
+    # would apply every cluster's Kustomizations into itself.
+    listed: dict[str, list[str]] = field(default_factory=dict)
+
+
+def gitops_manifests(project: Project, shards: Mapping[str, Iterable[str]]) -> GitOpsTree:
+    """The G6 folders of every cluster of the project; nothing without a gitops block.
+    `shards`: each cluster's shard folders, as its compile wrote them."""
+    gitops = project.gitops
+    root = None if gitops is None else repo_folder(gitops, project.output)
+    if gitops is None or root is None:
+        return GitOpsTree()
+    clusters = deployed(
+        root, [(c.name, c.scheduler == Scheduler.KUEUE, shards[c.name]) for c in project.clusters]
+    )
+    folders: dict[str, list[Manifest]] = {}
+    if gitops.argocd is not None:
+        folders[ARGOCD_FOLDER] = applicationsets(gitops.argocd, clusters)
+    listed = {}
+    if gitops.flux is not None:
+        folders |= {f"{FLUX_FOLDER}/{c.cluster}": kustomizations(gitops.flux, c) for c in clusters}
+        if gitops.flux.hub:
+            listed[FLUX_FOLDER] = [c.cluster for c in clusters]
+    return GitOpsTree(dict(sorted(folders.items())), listed)
