@@ -48,5 +48,6 @@ def test_the_layout_shows_the_pipeline() -> None:
         "names.py",
         "progress.py",
         "quantity.py",
+        "suggest.py",
         "timestamps.py",
     ]
