@@ -175,38 +175,31 @@ def cluster_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..
     return click.option("--cluster", shell_complete=_complete_clusters, help=help_text)
 
 
-def _completion_project(ctx: click.Context) -> Path | None:
-    given = ctx.params.get("config")
-    here = Path.cwd()
-    candidates = [Path(given)] if given else [f / PROJECT_FILE for f in (here, *here.parents)]
-    return next((c for c in candidates if c.is_file()), None)
-
-
 def _complete_clusters(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
-    """Issue 21: --cluster completes the project's cluster names (read plainly: completion
-    must stay fast, and an unreadable project completes nothing)."""
-    import yaml
+    """Issue 21: --cluster completes the project's cluster names."""
+    from taugen import completion
 
-    project = _completion_project(ctx)
-    try:
-        data: Any = yaml.safe_load(project.read_text()) if project else {}
-        names = [str(c["name"]) for c in data["clusters"]]
-    except (OSError, yaml.YAMLError, KeyError, TypeError):
-        return []
-    return [n for n in names if n.startswith(incomplete)]
+    return [n for n in completion.cluster_names(_completion_project(ctx)) if n.startswith(incomplete)]
 
 
 def _complete_gpu_classes(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """CLASS completes the gpu-classes the lock knows (every class a build has written)."""
-    import json
+    from taugen import completion
 
-    project = _completion_project(ctx)
-    try:
-        lock = json.loads((project.parent / "taugen.lock").read_text()) if project else {}
-        classes = {c for entry in lock["clusters"].values() for c in entry["gpuQuota"]}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return []
-    return sorted(c for c in classes if c.startswith(incomplete))
+    return [c for c in completion.gpu_classes(_completion_project(ctx)) if c.startswith(incomplete)]
+
+
+def _complete_profiles(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """PROFILE completes the names of the profiles the project reads."""
+    from taugen import completion
+
+    return [n for n in completion.profile_names(_completion_project(ctx)) if n.startswith(incomplete)]
+
+
+def _completion_project(ctx: click.Context) -> Path | None:
+    from taugen import completion
+
+    return completion.find_project(ctx.params.get("config"), Path.cwd())
 
 
 def progress_option(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -384,15 +377,16 @@ def diff_command(
 
 
 @main.command("profiles")
+@click.argument("names", nargs=-1, metavar="[PROFILE]...", shell_complete=_complete_profiles)
 @config_option("Project file.")
 @cluster_option("Only this cluster.")
 @output_option("table", "json", default="table")
 @_guarded
-def profiles_command(config: Path, cluster: str | None, fmt: str) -> int:
-    """List each cluster's profiles: resolved policy and readiness, from the catalog (R30)."""
+def profiles_command(names: tuple[str, ...], config: Path, cluster: str | None, fmt: str) -> int:
+    """List each cluster's profiles (or only PROFILE...): resolved policy and readiness (R30)."""
     from taugen.runs.profiles import as_json, as_table, profile_tables
 
-    tables = profile_tables(config, cluster)
+    tables = profile_tables(config, cluster, names)
     _print_problems(t.stale for t in tables if t.stale is not None)
     _print_data(fmt, as_json, as_table, tables)
     return EXIT_OK

@@ -42,6 +42,7 @@ def test_the_layout_shows_the_pipeline() -> None:
         "__main__.py",
         "choices.py",
         "cli.py",
+        "completion.py",
         "errors.py",
         "gcpause.py",
         "jsontext.py",
