@@ -104,16 +104,18 @@ def _named(text: str) -> str:
 def _stdin(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     """Issue 21: `-` is standard input wherever a command reads a file it does not write
     (`kubectl kustomize … | taugen validate -`); it is read once into a private file that
-    problems name `<stdin>`."""
+    problems name `<stdin>`. A path stays a Path, a tree source (`diff`) a string."""
     values = value if isinstance(value, tuple) else (value,)
-    if Path(STDIN) not in values:
+    if not any(v is not None and str(v) == STDIN for v in values):
         return value
+    if ctx.meta.get("taugen.stdin") is not None:  # a stream is read once
+        raise click.BadParameter("standard input is already another argument's `-`", ctx, param)
     folder = Path(tempfile.mkdtemp(prefix="taugen-stdin-"))
     ctx.call_on_close(partial(shutil.rmtree, folder, ignore_errors=True))
-    copy = folder / "stdin.yaml"
+    copy = ctx.meta["taugen.stdin"] = folder / "stdin.yaml"
     copy.write_bytes(sys.stdin.buffer.read())
     _stdin_copies[copy] = "<stdin>"
-    swapped = tuple(copy if v == Path(STDIN) else v for v in values)
+    swapped = tuple(type(v)(copy) if v is not None and str(v) == STDIN else v for v in values)
     return swapped if isinstance(value, tuple) else swapped[0]
 
 
@@ -165,9 +167,9 @@ def _print_data(fmt: str, as_json: Callable[[Any], str], as_text: Callable[[Any]
             import yaml
 
             text = yaml.safe_dump(json.loads(text), sort_keys=False, allow_unicode=True)
-        click.echo(text, nl=False)
+        click.echo(_named(text), nl=False)
         return
-    click.echo(as_text(data), nl=False)
+    click.echo(_named(as_text(data)), nl=False)
 
 
 def cluster_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -340,8 +342,8 @@ def validate_command(
 
 
 @main.command("diff")
-@click.argument("base")
-@click.argument("head", required=False)
+@click.argument("base", callback=_stdin)
+@click.argument("head", required=False, callback=_stdin)
 @config_option("Project whose output root is compared when BASE or HEAD names no path.")
 @output_option("text", "markdown", "json")
 @click.option(
@@ -353,6 +355,7 @@ def validate_command(
     "--simulate",
     "workloads",
     type=click.Path(path_type=Path),
+    callback=_stdin,
     help="A WorkloadSet: simulate it on both trees and show the runs that change (SPEC §9).",
 )
 @_guarded
@@ -369,7 +372,7 @@ def diff_command(
 
     result = diff(DiffOptions(base, head, Path.cwd(), config, workloads))
     if fmt == "markdown":
-        click.echo(markdown(result), nl=False)
+        click.echo(_named(markdown(result)), nl=False)
     else:  # color only on a terminal, as git does; the words are the same
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
         _print_data(fmt, as_json, lambda r: text(r, color), result)
@@ -454,6 +457,7 @@ def preflight_command(run_file: Path, config: Path, fmt: str) -> int:
     "workloads",
     metavar="WORKLOADS",
     type=click.Path(path_type=Path),
+    callback=_stdin,
     help="Draw where the runs of a WorkloadSet land (`taugen simulate`).",
 )
 @progress_option
