@@ -159,3 +159,27 @@ def test_yaml_syntax_errors_are_in_plain_words_at_the_line_to_fix(
     result = run("build")
     assert result.exit_code == 2
     assert result.stderr.startswith(f"{where}: error: {plain} (YAML: ")
+
+
+def test_nothing_taugen_prints_or_ships_names_the_old_format_spelling() -> None:
+    """Issue 21: messages, the PR comment, docs, examples and recipes say -o/--output; only
+    `render --format manifest|patch` (what is rendered, not how it is printed) keeps the word."""
+    import re
+
+    old = re.compile(r"--format (?!manifest|patch)")
+    shipped = [
+        *(p for p in (REPO / "taugen").rglob("*") if p.suffix in (".py", ".yaml", ".yml", ".md")),
+        *(REPO / "docs").glob("*.md"),
+        *(p for p in (REPO / "examples").rglob("*") if p.is_file()),
+        REPO / "action.yml",
+        REPO / "README.md",
+    ]
+    found = [
+        f"{p.relative_to(REPO)}:{n}"
+        for p in shipped
+        if p.name != "cli.py"  # where the old spelling is still parsed
+        for n, line in enumerate(p.read_text().splitlines(), 1)
+        if old.search(line)
+    ]
+    assert found == []
+    assert len(shipped) > 100
