@@ -311,7 +311,13 @@ def schema_command(kind: str | None, out: Path | None) -> int:
     help="Kubernetes version of the built-in kinds' schemas.",
 )
 @click.option(
-    "-o", "--output", "output", type=click.Choice(choices.VALIDATE_OUTPUTS), default="text", show_default=True
+    "-o",
+    "--output",
+    "output",
+    type=click.Choice((*choices.VALIDATE_OUTPUTS, "yaml")),
+    default="text",
+    show_default=True,
+    help="How to print the report (yaml: the json report's data).",
 )
 @click.option(
     "--kubeconform",
@@ -337,7 +343,10 @@ def validate_command(
     if with_kubeconform:
         report, note = run_kubeconform(report)
         click.echo(note, err=True)
-    click.echo(_named(RENDERERS[output](report, Path.cwd())), nl=False)
+    if output == "yaml":
+        _print_data(output, lambda r: RENDERERS["json"](r, Path.cwd()), str, report)
+    else:
+        click.echo(_named(RENDERERS[output](report, Path.cwd())), nl=False)
     return EXIT_OK if report.valid else EXIT_FOUND
 
 

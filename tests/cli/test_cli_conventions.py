@@ -57,12 +57,29 @@ def test_ctrl_c_exits_130_with_one_line(run: Run, monkeypatch: pytest.MonkeyPatc
         ("inventory", "show", "--cluster", "westus3-dev"),
         ("explain", "class", "a100-80gb", "--cluster", "westus3-dev"),
         ("diff", "out", "out"),
+        ("validate",),
+        ("preflight", "examples/runs/llama-pretrain.yaml"),
+        ("simulate", "examples/simulate/eastus-prod.yaml"),
+        ("explain", "node", "aks-a100-57721566-vmss000000", "--cluster", "westus3-dev"),
     ],
-    ids=["profiles", "inventory-show", "explain-class", "diff"],
+    ids=[
+        "profiles",
+        "inventory-show",
+        "explain-class",
+        "diff",
+        "validate",
+        "preflight",
+        "simulate",
+        "explain-node",
+    ],
 )
-def test_every_data_command_prints_json_and_the_same_as_yaml(run: Run, args: tuple[str, ...]) -> None:
+def test_every_data_command_prints_json_and_the_same_as_yaml(
+    run: Run, args: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 21: one -o/--output everywhere; JSON everywhere; YAML is the same data."""
     import json
+
+    monkeypatch.chdir(REPO)
 
     import yaml
 
