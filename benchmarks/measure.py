@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -30,15 +31,17 @@ class RunFailed(RuntimeError):
         )
 
 
-def taugen(*args: str, cwd: Path, expect: int | None = 0) -> Run:
-    """`python -m taugen ARGS` in `cwd`, timed from spawn to exit (interpreter start and imports
-    included), through the small wrapper child.py that measures its peak memory."""
+def taugen(*args: str, cwd: Path, expect: int | None = 0, env: dict[str, str] | None = None) -> Run:
+    """`python -m taugen ARGS` in `cwd` (with `env` added to the environment), timed from spawn
+    to exit (interpreter start and imports included), through the small wrapper child.py that
+    measures its peak memory."""
     with tempfile.TemporaryDirectory(prefix="taugen-run-") as scratch:
         folder = Path(scratch)
         result = folder / "result.json"
         with (folder / "stdout").open("wb") as out, (folder / "stderr").open("wb") as err:
             command = [sys.executable, "-I", str(CHILD), str(result), sys.executable, "-m", "taugen", *args]
-            subprocess.run(command, cwd=cwd, stdout=out, stderr=err, check=True)
+            environment = {**os.environ, **env} if env else None
+            subprocess.run(command, cwd=cwd, stdout=out, stderr=err, check=True, env=environment)
         measured = json.loads(result.read_text())
         run = Run(
             args,

@@ -35,6 +35,8 @@ from benchmarks.position import check_position
 from benchmarks.report import Case, scaling, table, targets
 
 FLOOR = Path(__file__).with_name("floor.py")
+# One TAB press after `taugen build --cluster `: the fleet project's cluster names (issue 21)
+COMPLETE = {"_TAUGEN_COMPLETE": "bash_complete", "COMP_WORDS": "taugen build --cluster ", "COMP_CWORD": "3"}
 
 
 def prepare(work: Path, size: int, form: str, seed: int, images: int) -> tuple[Generated, Path]:
@@ -75,7 +77,9 @@ def measure(generated: Generated, changed_out: Path, repeat: int) -> Case:
             raise RuntimeError("taugen diff of a tree against itself found changes")
         _taugen(case, "diff_changed", folder, "diff", "out", str(changed_out))
         _taugen(case, "startup", folder, "--version")
-        _taugen(case, "help", folder, "--help")  # issue 21: both within 0.3 s
+        _taugen(case, "help", folder, "--help")  # issue 21: these three within 0.3 s
+        if "plain," not in _taugen(case, "complete", folder, env=COMPLETE):
+            raise RuntimeError("a completion request completed nothing")
         _floor(case, generated.inventory, folder / "out")
     return case
 
@@ -95,8 +99,8 @@ def _floor(case: Case, inventory: Path, out_root: Path) -> None:
     case.limits = tree_limits(out_root)
 
 
-def _taugen(case: Case, kind: str, folder: Path, *args: str) -> str:
-    run = taugen(*args, cwd=folder)
+def _taugen(case: Case, kind: str, folder: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    run = taugen(*args, cwd=folder, env=env)
     case.add(kind, run.seconds, run.peak_bytes)
     print(f"  {kind}: {run.seconds:.2f} s, peak {run.peak_bytes / 2**20:.0f} MiB", file=sys.stderr)
     return run.stdout

@@ -104,16 +104,18 @@ def _named(text: str) -> str:
 def _stdin(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     """Issue 21: `-` is standard input wherever a command reads a file it does not write
     (`kubectl kustomize … | taugen validate -`); it is read once into a private file that
-    problems name `<stdin>`."""
+    problems name `<stdin>`. A path stays a Path, a tree source (`diff`) a string."""
     values = value if isinstance(value, tuple) else (value,)
-    if Path(STDIN) not in values:
+    if not any(v is not None and str(v) == STDIN for v in values):
         return value
+    if ctx.meta.get("taugen.stdin") is not None:  # a stream is read once
+        raise click.BadParameter("standard input is already another argument's `-`", ctx, param)
     folder = Path(tempfile.mkdtemp(prefix="taugen-stdin-"))
     ctx.call_on_close(partial(shutil.rmtree, folder, ignore_errors=True))
-    copy = folder / "stdin.yaml"
+    copy = ctx.meta["taugen.stdin"] = folder / "stdin.yaml"
     copy.write_bytes(sys.stdin.buffer.read())
     _stdin_copies[copy] = "<stdin>"
-    swapped = tuple(copy if v == Path(STDIN) else v for v in values)
+    swapped = tuple(type(v)(copy) if v is not None and str(v) == STDIN else v for v in values)
     return swapped if isinstance(value, tuple) else swapped[0]
 
 
@@ -165,9 +167,9 @@ def _print_data(fmt: str, as_json: Callable[[Any], str], as_text: Callable[[Any]
             import yaml
 
             text = yaml.safe_dump(json.loads(text), sort_keys=False, allow_unicode=True)
-        click.echo(text, nl=False)
+        click.echo(_named(text), nl=False)
         return
-    click.echo(as_text(data), nl=False)
+    click.echo(_named(as_text(data)), nl=False)
 
 
 def cluster_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -175,38 +177,31 @@ def cluster_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..
     return click.option("--cluster", shell_complete=_complete_clusters, help=help_text)
 
 
-def _completion_project(ctx: click.Context) -> Path | None:
-    given = ctx.params.get("config")
-    here = Path.cwd()
-    candidates = [Path(given)] if given else [f / PROJECT_FILE for f in (here, *here.parents)]
-    return next((c for c in candidates if c.is_file()), None)
-
-
 def _complete_clusters(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
-    """Issue 21: --cluster completes the project's cluster names (read plainly: completion
-    must stay fast, and an unreadable project completes nothing)."""
-    import yaml
+    """Issue 21: --cluster completes the project's cluster names."""
+    from taugen import completion
 
-    project = _completion_project(ctx)
-    try:
-        data: Any = yaml.safe_load(project.read_text()) if project else {}
-        names = [str(c["name"]) for c in data["clusters"]]
-    except (OSError, yaml.YAMLError, KeyError, TypeError):
-        return []
-    return [n for n in names if n.startswith(incomplete)]
+    return [n for n in completion.cluster_names(_completion_project(ctx)) if n.startswith(incomplete)]
 
 
 def _complete_gpu_classes(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """CLASS completes the gpu-classes the lock knows (every class a build has written)."""
-    import json
+    from taugen import completion
 
-    project = _completion_project(ctx)
-    try:
-        lock = json.loads((project.parent / "taugen.lock").read_text()) if project else {}
-        classes = {c for entry in lock["clusters"].values() for c in entry["gpuQuota"]}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return []
-    return sorted(c for c in classes if c.startswith(incomplete))
+    return [c for c in completion.gpu_classes(_completion_project(ctx)) if c.startswith(incomplete)]
+
+
+def _complete_profiles(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """PROFILE completes the names of the profiles the project reads."""
+    from taugen import completion
+
+    return [n for n in completion.profile_names(_completion_project(ctx)) if n.startswith(incomplete)]
+
+
+def _completion_project(ctx: click.Context) -> Path | None:
+    from taugen import completion
+
+    return completion.find_project(ctx.params.get("config"), Path.cwd())
 
 
 def progress_option(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -316,7 +311,13 @@ def schema_command(kind: str | None, out: Path | None) -> int:
     help="Kubernetes version of the built-in kinds' schemas.",
 )
 @click.option(
-    "-o", "--output", "output", type=click.Choice(choices.VALIDATE_OUTPUTS), default="text", show_default=True
+    "-o",
+    "--output",
+    "output",
+    type=click.Choice((*choices.VALIDATE_OUTPUTS, "yaml")),
+    default="text",
+    show_default=True,
+    help="How to print the report (yaml: the json report's data).",
 )
 @click.option(
     "--kubeconform",
@@ -342,13 +343,16 @@ def validate_command(
     if with_kubeconform:
         report, note = run_kubeconform(report)
         click.echo(note, err=True)
-    click.echo(_named(RENDERERS[output](report, Path.cwd())), nl=False)
+    if output == "yaml":
+        _print_data(output, lambda r: RENDERERS["json"](r, Path.cwd()), str, report)
+    else:
+        click.echo(_named(RENDERERS[output](report, Path.cwd())), nl=False)
     return EXIT_OK if report.valid else EXIT_FOUND
 
 
 @main.command("diff")
-@click.argument("base")
-@click.argument("head", required=False)
+@click.argument("base", callback=_stdin)
+@click.argument("head", required=False, callback=_stdin)
 @config_option("Project whose output root is compared when BASE or HEAD names no path.")
 @output_option("text", "markdown", "json")
 @click.option(
@@ -360,6 +364,7 @@ def validate_command(
     "--simulate",
     "workloads",
     type=click.Path(path_type=Path),
+    callback=_stdin,
     help="A WorkloadSet: simulate it on both trees and show the runs that change (SPEC §9).",
 )
 @_guarded
@@ -376,7 +381,7 @@ def diff_command(
 
     result = diff(DiffOptions(base, head, Path.cwd(), config, workloads))
     if fmt == "markdown":
-        click.echo(markdown(result), nl=False)
+        click.echo(_named(markdown(result)), nl=False)
     else:  # color only on a terminal, as git does; the words are the same
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
         _print_data(fmt, as_json, lambda r: text(r, color), result)
@@ -384,15 +389,16 @@ def diff_command(
 
 
 @main.command("profiles")
+@click.argument("names", nargs=-1, metavar="[PROFILE]...", shell_complete=_complete_profiles)
 @config_option("Project file.")
 @cluster_option("Only this cluster.")
 @output_option("table", "json", default="table")
 @_guarded
-def profiles_command(config: Path, cluster: str | None, fmt: str) -> int:
-    """List each cluster's profiles: resolved policy and readiness, from the catalog (R30)."""
+def profiles_command(names: tuple[str, ...], config: Path, cluster: str | None, fmt: str) -> int:
+    """List each cluster's profiles (or only PROFILE...): resolved policy and readiness (R30)."""
     from taugen.runs.profiles import as_json, as_table, profile_tables
 
-    tables = profile_tables(config, cluster)
+    tables = profile_tables(config, cluster, names)
     _print_problems(t.stale for t in tables if t.stale is not None)
     _print_data(fmt, as_json, as_table, tables)
     return EXIT_OK
@@ -460,6 +466,7 @@ def preflight_command(run_file: Path, config: Path, fmt: str) -> int:
     "workloads",
     metavar="WORKLOADS",
     type=click.Path(path_type=Path),
+    callback=_stdin,
     help="Draw where the runs of a WorkloadSet land (`taugen simulate`).",
 )
 @progress_option

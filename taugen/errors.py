@@ -30,7 +30,7 @@ def bounded(text: str) -> str:
     return text if len(text) <= MAX_TEXT else f"{text[:MAX_TEXT]}… ({len(text)} characters in all)"
 
 
-# Every rule id a problem names (printed as `[rule]`, and in `--format json`): a closed set, so
+# Every rule id a problem names (printed as `[rule]`, and in `-o json`): a closed set, so
 # that mypy catches a misspelt one. SPEC's ids first, then taugen's own, by where they arise.
 Rule = Literal[
     # SPEC: node labels (R1-R17), outputs (R20-R41), render (§7, K1-K5), simulate (S1-S6)

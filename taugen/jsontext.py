@@ -1,4 +1,4 @@
-"""JSON for machines, the same bytes on every machine: every command's `--format json`."""
+"""JSON for machines, the same bytes on every machine: every command's `-o json`."""
 
 from __future__ import annotations
 

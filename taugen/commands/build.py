@@ -14,6 +14,7 @@ from taugen.compile.digest import catalog_digest
 from taugen.compile.gitops.tree import gitops_manifests, shard_folders
 from taugen.compile.guarantee import plan_guarantees
 from taugen.compile.quota import plan_quotas
+from taugen.context.classes import known_classes, profile_class_warnings
 from taugen.context.cluster import cluster_view
 from taugen.context.project import select_clusters
 from taugen.emit.canonical import emit_objects, render
@@ -34,6 +35,7 @@ from taugen.models.lock import ClusterLock, Lock
 from taugen.models.project import Cluster
 from taugen.names import GITOPS_FOLDERS
 from taugen.progress import Progress, silent
+from taugen.resolve.rules import RuleSet
 from taugen.validate.gate import check_tree
 from taugen.write.cache import Request, lookup, store
 from taugen.write.check import describe
@@ -68,6 +70,7 @@ class CompiledCluster:
     lock: ClusterLock
     warnings: list[Problem]
     deadline: datetime | None  # R31: when maxInventoryAge makes this inventory stale
+    rules: RuleSet  # built-in and extra: the gpu-classes a profile may name (issue 21)
 
 
 def _build(options: BuildOptions) -> BuildResult:
@@ -84,7 +87,8 @@ def _build(options: BuildOptions) -> BuildResult:
     request = None if options.check else _request(loaded, clusters, root, options, preview)
     if request is not None and (replayed := lookup(request, options.now)) is not None:
         return BuildResult(replayed)  # nothing changed since the last build: its warnings again
-    compiled = _compile_all(loaded, clusters, load_project_profiles(loaded), state, options)
+    profiles = load_project_profiles(loaded)
+    compiled = _compile_all(loaded, clusters, profiles, state, options)
     dropped = () if options.cluster or preview else leaving
     new_lock = None if preview else _new_lock(state.lock, compiled, dropped)
     files = {name: c.files for name, c in compiled.items()}
@@ -95,6 +99,7 @@ def _build(options: BuildOptions) -> BuildResult:
         files |= gitops
         dropped += tuple(f for f in GITOPS_FOLDERS if f not in gitops)
     warnings = (*state.warnings(loaded.lock_path), *(w for c in compiled.values() for w in c.warnings))
+    warnings += tuple(profile_class_warnings(profiles, known_classes(c.rules for c in compiled.values())))
     options.progress("validating the compiled tree")
     check_tree(root, {name: (c.objects, c.files) for name, c in compiled.items()})
     expected = None if new_lock is None else (loaded.lock_path, new_lock)
@@ -194,7 +199,7 @@ def _compile(
     warnings = [*history.warnings, *resolved.warnings, *quota_warnings]
     age = cluster.maxInventoryAge
     deadline = None if age is None or options.allow_stale else resolved.observed_at + age
-    return CompiledCluster(render(objects), objects, entry, warnings, deadline)
+    return CompiledCluster(render(objects), objects, entry, warnings, deadline, resolved.rules)
 
 
 def _new_lock(lock: Lock, compiled: dict[str, CompiledCluster], dropped: tuple[str, ...]) -> bytes:

@@ -13,7 +13,7 @@ MARKER = "<!-- taugen-diff -->"
 OPEN_UP_TO = 30  # changes shown unfolded; a longer list stays folded under the risks
 LIMIT = 60_000  # characters: a GitHub comment holds 65,536 (issue 21); the summary and risks first
 RISKS_SHOWN = 50  # entries per risk class before "… and N more"
-ARTIFACT = "the full diff: the `taugen-diff` artifact of this pipeline (`taugen diff --format text`)"
+ARTIFACT = "the full diff: the `taugen-diff` artifact of this pipeline (`taugen diff -o text`)"
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>|~#])")
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -10,6 +9,7 @@ from pydantic import BaseModel, ValidationError
 
 from taugen.errors import InputError, Problem, Rule
 from taugen.load.document import Document
+from taugen.suggest import closest
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -43,8 +43,8 @@ def _problem(model: type[BaseModel], doc: Document, rule: Rule, error: Any, relo
     rule = error.get("ctx", {}).get("rule", rule)
     if kind == "extra_forbidden":
         allowed = _allowed_keys(model, loc[:-1])
-        close = difflib.get_close_matches(str(loc[-1]), allowed, n=1)
-        hint = f"did you mean {close[0]!r}?" if close else f"allowed keys: {', '.join(allowed)}"
+        close = closest(str(loc[-1]), allowed)
+        hint = f"did you mean {close!r}?" if close else f"allowed keys: {', '.join(allowed)}"
         return doc.at(relocate(loc), key=True).problem(rule, f"{where}: unknown key", hint)
     pos = doc.at(relocate(loc), key=bad_key)
     if kind == "missing":

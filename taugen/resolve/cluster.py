@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,6 +13,7 @@ from taugen.models.project import Cluster
 from taugen.resolve.domains import check_tree, topology_labels
 from taugen.resolve.labels import GPU_CLASS, OWN_PREFIXES
 from taugen.resolve.rules import RuleSet, check_rules
+from taugen.suggest import VERY_CLOSE, closest
 
 
 @dataclass(frozen=True)
@@ -72,10 +72,8 @@ def resolve(inputs: ClusterInputs) -> ResolvedCluster:
 
 def _unclassified(node: NodeFacts, rule_set: RuleSet) -> Problem:
     known = rule_set.classed_vm_sizes()
-    close = difflib.get_close_matches(
-        node.vm_size or "", list(known), n=1, cutoff=0.9
-    )  # Azure sizes share long prefixes
-    guess = f"did you mean {close[0]} ({known[close[0]]})? otherwise " if close else ""
+    close = closest(node.vm_size or "", known, VERY_CLOSE)
+    guess = f"did you mean {close} ({known[close]})? otherwise " if close else ""
     return node.at("vmSize" if node.vm_size else "name").problem(
         "R4",
         f"node {node.name} (vmSize {node.vm_size or 'unknown'}) has {node.gpus} {GPU} "

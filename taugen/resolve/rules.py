@@ -59,6 +59,10 @@ class RuleSet:
             if GPU_CLASS in self.labels_for(size)
         }
 
+    def gpu_classes(self) -> frozenset[str]:
+        """Every gpu-class some rule gives, the built-in table's included (for did-you-mean)."""
+        return frozenset(c for loaded in self.rules if (c := loaded.rule.labels.get(GPU_CLASS)) is not None)
+
     def _sizes(self) -> list[str]:
         return sorted({size for loaded in self.rules for size in loaded.rule.match.vmSizes})
 

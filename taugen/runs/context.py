@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from taugen.runs.load import LoadedRun, load_run
 from taugen.runs.policy import deprecation, not_ready, resolve_policy
 from taugen.runs.shape import check_shape, is_multi_node
 from taugen.runs.state import ClusterState, cluster_state, require_fresh
+from taugen.suggest import closest
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,7 @@ def catalog_entry(state: ClusterState, loaded: LoadedRun) -> CatalogEntry:
     name = loaded.run.profile
     if name in entries:
         return entries[name]
-    close = difflib.get_close_matches(name, list(entries), n=1)
-    hint = f"did you mean {close[0]!r}?" if close else f"profiles: {', '.join(sorted(entries))}"
+    close = closest(name, entries)
+    hint = f"did you mean {close!r}?" if close else f"profiles: {', '.join(sorted(entries))}"
     message = f"profile {name!r} is not in the catalog of cluster {state.cluster.name}"
     raise InputError([loaded.doc.at(["profile"]).problem("R30", message, hint)])

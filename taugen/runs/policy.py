@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from taugen.compile.catalog import not_ready_reason
 from taugen.context.catalog import Catalog, CatalogEntry
+from taugen.context.classes import unknown_class_hint
 from taugen.errors import InputError, Problem
 from taugen.load.profiles import ReplacementLoop, replacement_chain
 from taugen.models.profile import Policy
@@ -15,14 +16,25 @@ from taugen.runs.state import ClusterState
 def resolve_policy(loaded: LoadedRun, entry: CatalogEntry, state: ClusterState) -> Policy:
     """The profile's policy with the run's overrides; an explicit tier changes only the tier."""
     over = loaded.run.policy
-    if over.gpu_class is not None and (err := gpu_class_error(over.gpu_class, state.series_to_class)):
-        raise InputError([loaded.doc.at(["policy", "gpu_class"]).problem("R3", *err)])
+    if over.gpu_class is not None:
+        _check_class(loaded, over.gpu_class, state)
     base = entry.policy
     return Policy(
         priority_tier=over.priority_tier or base.priority_tier,
         gpu_class=over.gpu_class or base.gpu_class,
         topology=over.topology or base.topology,
     )
+
+
+def _check_class(loaded: LoadedRun, value: str, state: ClusterState) -> None:
+    """R3: no platform identifier; issue 21: a class no rule gives is a typo, never a pending run."""
+    where = loaded.doc.at(["policy", "gpu_class"])
+    if err := gpu_class_error(value, state.series_to_class):
+        raise InputError([where.problem("R3", *err)])
+    known = state.resolved.rules.gpu_classes()
+    if value not in known:
+        message = f"no rule of cluster {state.cluster.name} gives gpu-class {value!r}: no node can have it"
+        raise InputError([where.problem("run", message, unknown_class_hint(value, known))])
 
 
 def not_ready(loaded: LoadedRun, entry: CatalogEntry, policy: Policy, state: ClusterState) -> str | None:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from taugen.context.catalog import CatalogEntry
 from taugen.context.project import select_clusters
 from taugen.context.session import open_project
-from taugen.errors import Problem
+from taugen.errors import InputError, Problem
 from taugen.jsontext import dumps
 from taugen.runs.state import cluster_state, stale_problem
+from taugen.suggest import closest
 
 COLUMNS = ("CLUSTER", "PROFILE", "TIER", "GPU-CLASS", "TOPOLOGY", "LEVEL", "READY", "NOTE")
 
@@ -22,14 +24,31 @@ class ProfileTable:
     stale: Problem | None  # a warning: the catalog was resolved from other inputs
 
 
-def profile_tables(project_file: Path, cluster: str | None = None) -> list[ProfileTable]:
+def profile_tables(
+    project_file: Path, cluster: str | None = None, names: Sequence[str] = ()
+) -> list[ProfileTable]:
+    """Each chosen cluster's catalog; only the profiles `names` when given (issue 21: each
+    must be in one of the catalogs, a typo is named with the profile it meant)."""
     project = open_project(project_file)
-    tables = []
+    tables, catalogs = [], []
     for chosen in select_clusters(project.loaded, cluster):
         state = cluster_state(project, chosen)
         stale = stale_problem(state).as_warning() if state.stale else None
         tables.append(ProfileTable(chosen.name, tuple(state.catalog.body.profiles), stale))
-    return tables
+        catalogs.append(state.catalog.path)
+    if not names:
+        return tables
+    known = {e.name for t in tables for e in t.entries}
+    clusters = ", ".join(t.cluster for t in tables)
+    if problems := [_unknown(name, known, clusters, catalogs[0]) for name in names if name not in known]:
+        raise InputError(problems)
+    return [replace(t, entries=tuple(e for e in t.entries if e.name in names)) for t in tables]
+
+
+def _unknown(name: str, known: set[str], clusters: str, catalog: Path) -> Problem:
+    close = closest(name, known)
+    hint = f"did you mean {close!r}?" if close else f"profiles: {', '.join(sorted(known))}"
+    return Problem(catalog, 0, 0, "usage", f"no profile {name!r} in the catalog of {clusters}", hint)
 
 
 def as_table(tables: list[ProfileTable]) -> str:

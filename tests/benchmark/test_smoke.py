@@ -76,6 +76,7 @@ def test_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> None:
         "noop/floor_parse",
         "check/floor_parse",
         "peak",
+        "startup",
         "noop rewrites no file",
         "largest_object_bytes",
         "largest_file_bytes",

@@ -8,6 +8,7 @@ import pytest
 
 from taugen.commands import build as build_command
 from tests.conftest import REPO, Run
+from tests.unit.test_cli_startup import HEAVY
 
 
 def test_every_command_finds_the_project_from_a_subfolder(run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -56,12 +57,29 @@ def test_ctrl_c_exits_130_with_one_line(run: Run, monkeypatch: pytest.MonkeyPatc
         ("inventory", "show", "--cluster", "westus3-dev"),
         ("explain", "class", "a100-80gb", "--cluster", "westus3-dev"),
         ("diff", "out", "out"),
+        ("validate",),
+        ("preflight", "examples/runs/llama-pretrain.yaml"),
+        ("simulate", "examples/simulate/eastus-prod.yaml"),
+        ("explain", "node", "aks-a100-57721566-vmss000000", "--cluster", "westus3-dev"),
     ],
-    ids=["profiles", "inventory-show", "explain-class", "diff"],
+    ids=[
+        "profiles",
+        "inventory-show",
+        "explain-class",
+        "diff",
+        "validate",
+        "preflight",
+        "simulate",
+        "explain-node",
+    ],
 )
-def test_every_data_command_prints_json_and_the_same_as_yaml(run: Run, args: tuple[str, ...]) -> None:
+def test_every_data_command_prints_json_and_the_same_as_yaml(
+    run: Run, args: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 21: one -o/--output everywhere; JSON everywhere; YAML is the same data."""
     import json
+
+    monkeypatch.chdir(REPO)
 
     import yaml
 
@@ -80,7 +98,7 @@ def test_the_old_format_spelling_works_with_a_warning(run: Run) -> None:
     assert new.stderr == ""
 
 
-def _complete(words: str) -> list[str]:
+def _complete(words: str, cwd: Path = REPO) -> list[str]:
     """What bash completion offers for the last (maybe empty) word of `words`."""
     import os
     import subprocess
@@ -88,8 +106,7 @@ def _complete(words: str) -> list[str]:
 
     env = {**os.environ, "_TAUGEN_COMPLETE": "bash_complete", "COMP_WORDS": words}
     env["COMP_CWORD"] = str(len(words.split(" ")) - 1)
-    code = "from taugen.cli import main; main(prog_name='taugen')"
-    run = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True)
+    run = subprocess.run([sys.executable, "-m", "taugen"], cwd=cwd, env=env, capture_output=True, text=True)
     return [line.split(",", 1)[1] for line in run.stdout.splitlines()]
 
 
@@ -98,6 +115,44 @@ def test_cluster_names_and_gpu_classes_complete() -> None:
     assert _complete("taugen build --cluster e") == ["eastus-prod"]
     assert _complete("taugen drift x --cluster ") == ["eastus-prod", "westus3-dev", "northeurope-kai"]
     assert _complete("taugen explain class h") == ["h100-80gb", "h200-141gb"]
+
+
+def test_profile_names_complete_from_the_profiles_the_project_reads() -> None:
+    """Issue 21: PROFILE of `taugen profiles` completes the project's profiles (here the
+    built-in ones), read only when asked; from a subfolder too, and with -c another project's."""
+    builtin = ["h100-any", "h100-multi-node", "h200-training", "h200-training-priority"]
+    assert _complete("taugen profiles h") == builtin
+    assert _complete("taugen profiles cpu-batch h2", REPO / "examples" / "runs") == builtin[2:]
+    lab = REPO / "tests" / "cases" / "runs" / "project" / "taugen.yaml"
+    assert _complete(f"taugen profiles -c {lab} h200-") == [
+        "h200-any",
+        "h200-train",
+        "h200-train-priority",
+        "h200-v1",
+        "h200-v2",
+    ]
+
+
+def test_a_completion_request_imports_nothing_heavy() -> None:
+    """Issue 21: a TAB press is a fresh process (0.3 s at most: the benchmark's `complete`
+    figure); it reads the project with PyYAML's C loader, never through the models."""
+    import os
+    import subprocess
+    import sys
+
+    probe = (
+        "import atexit, sys\n"
+        f"HEAVY = {set(HEAVY)!r}\n"
+        "tops = lambda: {m.split('.')[0] for m in sys.modules}\n"
+        "atexit.register(lambda: print(sorted(tops() & HEAVY), file=sys.stderr))\n"
+        "from taugen.cli import main\n"
+        "main(prog_name='taugen')\n"
+    )
+    words = "taugen profiles --cluster westus3-dev h200-t"
+    env = {**os.environ, "_TAUGEN_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": "4"}
+    done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, env=env, capture_output=True, text=True)
+    assert done.stdout == "plain,h200-training\nplain,h200-training-priority\n"
+    assert done.stderr == "['yaml']\n"
 
 
 @pytest.mark.parametrize(
@@ -121,3 +176,27 @@ def test_yaml_syntax_errors_are_in_plain_words_at_the_line_to_fix(
     result = run("build")
     assert result.exit_code == 2
     assert result.stderr.startswith(f"{where}: error: {plain} (YAML: ")
+
+
+def test_nothing_taugen_prints_or_ships_names_the_old_format_spelling() -> None:
+    """Issue 21: messages, the PR comment, docs, examples and recipes say -o/--output; only
+    `render --format manifest|patch` (what is rendered, not how it is printed) keeps the word."""
+    import re
+
+    old = re.compile(r"--format (?!manifest|patch)")
+    shipped = [
+        *(p for p in (REPO / "taugen").rglob("*") if p.suffix in (".py", ".yaml", ".yml", ".md")),
+        *(REPO / "docs").glob("*.md"),
+        *(p for p in (REPO / "examples").rglob("*") if p.is_file()),
+        REPO / "action.yml",
+        REPO / "README.md",
+    ]
+    found = [
+        f"{p.relative_to(REPO)}:{n}"
+        for p in shipped
+        if p.name != "cli.py"  # where the old spelling is still parsed
+        for n, line in enumerate(p.read_text().splitlines(), 1)
+        if old.search(line)
+    ]
+    assert found == []
+    assert len(shipped) > 100

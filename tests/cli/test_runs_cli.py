@@ -122,3 +122,26 @@ def test_profiles_of_an_unknown_cluster(run: Run, project: Path) -> None:
     result = run("profiles", "-c", project, "--cluster", "prod")
     assert result.exit_code == 2
     assert "--cluster prod: the project has no such cluster" in result.stderr
+
+
+def test_profiles_shows_only_the_profiles_named(run: Run, project: Path) -> None:
+    """Issue 21: `taugen profiles NAME...`, as `kubectl get KIND NAME` (and what PROFILE completes)."""
+    result = run("profiles", "h200-v1", "cpu-batch", "-c", project, "-o", "json")
+    assert result.exit_code == 0, result.output
+    (table,) = json.loads(result.stdout)
+    assert [p["name"] for p in table["profiles"]] == ["cpu-batch", "h200-v1"]  # the catalog's order
+
+
+def test_profiles_of_an_unknown_name_names_the_one_meant(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project.parent)
+    result = run("profiles", "h200-trian", "gpu-any")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "out/lab/profile-catalog.yaml: error: no profile 'h200-trian' in the catalog of lab [usage]\n"
+        "  hint: did you mean 'h200-train'?\n"
+        "out/lab/profile-catalog.yaml: error: no profile 'gpu-any' in the catalog of lab [usage]\n"
+        "  hint: profiles: a100-host, a100-site, cpu-batch, gb200-island, h100-any, h200-any, "
+        "h200-train, h200-train-priority, h200-v1, h200-v2\n"
+    )

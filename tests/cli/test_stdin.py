@@ -42,3 +42,41 @@ def test_drift_reads_a_node_list_from_standard_input() -> None:
     )
     assert (code, out) == (from_file.exit_code, from_file.stdout)
     assert out.startswith("cluster westus3-dev: drift\n")
+
+
+def _stream(cluster: str) -> bytes:
+    """The cluster's tree as `kubectl kustomize` prints it: its objects, one stream."""
+    files = sorted((REPO / "out" / cluster).glob("*.yaml"))
+    return b"".join(b"---\n" + f.read_bytes() for f in files if f.name != "kustomization.yaml")
+
+
+def test_diff_reads_a_tree_from_standard_input() -> None:
+    """`kubectl kustomize out/westus3-dev | taugen diff out/westus3-dev -`: only the node
+    shards (a folder of their own, not in the stream) differ; the stream is named <stdin>."""
+    code, out, err = _run(
+        _stream("westus3-dev"), "diff", str(REPO / "out" / "westus3-dev"), "-", "-o", "json"
+    )
+    assert (code, err) == (0, "")
+    import json
+
+    found = json.loads(out)
+    assert found["head"] == "<stdin>"
+    assert {c["kind"] for c in found["changes"]} == {"Node"}
+
+
+def test_a_workload_set_from_standard_input_is_named_stdin() -> None:
+    workloads = (REPO / "examples" / "simulate" / "eastus-prod.yaml").read_bytes()
+    out_root = str(REPO / "out")
+    code, out, err = _run(
+        workloads, "diff", out_root, out_root, "--simulate", "-", "-c", str(REPO / "taugen.yaml")
+    )
+    assert (code, err) == (0, "")
+    assert "Simulation (<stdin> on eastus-prod, 6 runs)\n" in out
+
+
+def test_standard_input_is_one_argument_only() -> None:
+    code, out, err = _run(b"", "diff", "-", "-", "-c", str(REPO / "taugen.yaml"))
+    assert (code, out) == (2, "")
+    assert err.endswith(
+        "Error: Invalid value for '[HEAD]': standard input is already another argument's `-`\n"
+    )

@@ -42,11 +42,13 @@ def test_the_layout_shows_the_pipeline() -> None:
         "__main__.py",
         "choices.py",
         "cli.py",
+        "completion.py",
         "errors.py",
         "gcpause.py",
         "jsontext.py",
         "names.py",
         "progress.py",
         "quantity.py",
+        "suggest.py",
         "timestamps.py",
     ]

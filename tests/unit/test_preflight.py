@@ -55,16 +55,16 @@ def test_eligible_names_the_best_fitting_domain(project: Path) -> None:
 
 
 def test_no_flavor_for_the_class(project: Path) -> None:
-    """A flavor matches on tau.azure.com/gpu-class alone; none has b200-192gb."""
-    result = _check(project, run_doc("h200-any", policy={"gpu_class": "b200-192gb"}))
+    """A flavor matches on tau.azure.com/gpu-class alone; none has h100-80gb (no node has it)."""
+    result = _check(project, run_doc("h200-any", policy={"gpu_class": "h100-80gb"}))
     assert not result.eligible
     assert _checks(result) == {
         "profile": (
             False,
-            "h200-any is not ready: gpu-class b200-192gb has no nodes in cluster lab "
+            "h200-any is not ready: gpu-class h100-80gb has no nodes in cluster lab "
             "(policy.gpu_class of the run)",
         ),
-        "flavor": (False, "no ResourceFlavor has nodeLabels tau.azure.com/gpu-class=b200-192gb"),
+        "flavor": (False, "no ResourceFlavor has nodeLabels tau.azure.com/gpu-class=h100-80gb"),
     }
 
 

@@ -71,11 +71,37 @@ def test_not_ready_profile_is_refused(project: Path) -> None:
 
 
 def test_overridden_gpu_class_without_nodes_is_not_ready(project: Path) -> None:
-    context = context_of(project, run_doc("h200-any", policy={"gpu_class": "b200-192gb"}))
+    """A class a rule gives (the built-in H100 size's) but no node has: pending, not a typo."""
+    context = context_of(project, run_doc("h200-any", policy={"gpu_class": "h100-80gb"}))
     assert (
-        context.not_ready == "gpu-class b200-192gb has no nodes in cluster lab (policy.gpu_class of the run)"
+        context.not_ready == "gpu-class h100-80gb has no nodes in cluster lab (policy.gpu_class of the run)"
     )
     assert _only(problems_of(lambda: render(context))).rule == "R32"
+
+
+@pytest.mark.parametrize(
+    ("value", "hint"),
+    [
+        ("h200-141g", "did you mean 'h200-141gb'?"),
+        ("gb200-168gb", "did you mean 'gb200-186gb'?"),  # the project's own rule's class
+        (
+            "b200-192gb",
+            "the rules give a100-40gb, a100-80gb, gb200-186gb, h100-80gb, h200-141gb; "
+            "or add a rule that gives b200-192gb",
+        ),
+    ],
+)
+def test_overridden_gpu_class_no_rule_gives_is_refused_with_a_guess(
+    project: Path, value: str, hint: str
+) -> None:
+    """Issue 21: a class that no rule (built-in or the project's) gives is a typo: exit 2 at
+    policy.gpu_class, with the class a near miss meant (render, preflight and simulate alike)."""
+    doc = run_doc("h200-any", policy={"gpu_class": value})
+    problem = _only(problems_of(lambda: context_of(project, doc)))
+    assert problem.render(project.parent) == (
+        f"runs/run.yaml:18:14: error: no rule of cluster lab gives gpu-class {value!r}: "
+        f"no node can have it [run]\n  hint: {hint}"
+    )
 
 
 @pytest.mark.parametrize(

@@ -6,9 +6,10 @@ from dataclasses import dataclass
 
 from taugen.compile.backends.kueue import flavor_name
 from taugen.context.cluster import ClusterView
-from taugen.errors import InputError
+from taugen.errors import InputError, Problem
 from taugen.resolve.counts import DomainCount, count_domains
 from taugen.resolve.labels import ACCELERATOR_DOMAIN, NETWORK_DOMAIN
+from taugen.suggest import CLOSE, closest
 
 
 @dataclass(frozen=True)
@@ -36,11 +37,7 @@ class ClassExplanation:
 def explain_class(view: ClusterView, gpu_class: str) -> ClassExplanation:
     quota = view.quota(gpu_class)
     if quota is None:
-        known = ", ".join(q.gpu_class for q in view.quotas) or "none"
-        where = view.resolved.inventory.nodes_at
-        raise InputError(
-            [where.problem("usage", f"cluster {view.name} has no gpu-class {gpu_class}", f"classes: {known}")]
-        )
+        raise InputError([_unknown(view, gpu_class)])
     members = [n for n in view.resolved.nodes if n.gpu_class == gpu_class]
     nodes = tuple(
         ClassNode(n.name, n.ready, n.gpus, n.labels[NETWORK_DOMAIN], n.labels[ACCELERATOR_DOMAIN])
@@ -57,3 +54,12 @@ def explain_class(view: ClusterView, gpu_class: str) -> ClassExplanation:
         view.high_water.get(gpu_class),
         tuple(count_domains(members)),
     )
+
+
+def _unknown(view: ClusterView, gpu_class: str) -> Problem:
+    """Issue 21: a near miss of one of the cluster's classes is named; else they all are."""
+    known = [q.gpu_class for q in view.quotas]
+    close = closest(gpu_class, known, CLOSE)
+    hint = f"did you mean {close}?" if close else f"classes: {', '.join(known) or 'none'}"
+    where = view.resolved.inventory.nodes_at
+    return where.problem("usage", f"cluster {view.name} has no gpu-class {gpu_class}", hint)

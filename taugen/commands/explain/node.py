@@ -6,7 +6,6 @@ choice again (R2, R12-R14): a build never pays for it.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
 from taugen.commands.explain.readiness import ready_reason, site_source
@@ -26,6 +25,7 @@ from taugen.resolve.labels import (
     PROVIDER_NETWORK_DOMAIN,
     SITE,
 )
+from taugen.suggest import closest
 
 
 @dataclass(frozen=True)
@@ -96,8 +96,8 @@ def _find(view: ClusterView, name: str) -> ResolvedNode:
     if found is not None:
         return found
     names = [n.name for n in view.resolved.nodes]
-    close = difflib.get_close_matches(name, names, n=1)
-    hint = f"did you mean {close[0]}?" if close else "`taugen explain class CLASS` lists a class's nodes"
+    close = closest(name, names)
+    hint = f"did you mean {close}?" if close else "`taugen explain class CLASS` lists a class's nodes"
     where = view.resolved.inventory.nodes_at
     raise InputError([where.problem("usage", f"node {name} is not in cluster {view.name}'s inventory", hint)])
 
