@@ -2,7 +2,8 @@
 
 Eligible only (seed 000): capacity is reserved at admission, so a yes can change before then.
 Checks: the profile is ready (R30); a ResourceFlavor matches the class on
-tau.azure.com/gpu-class alone; the ClusterQueue's nominal quota covers the total request; one
+tau.azure.com/gpu-class alone; the run's ClusterQueue (its LocalQueue's, T5) covers the total
+request: its nominal quota, or in a cohort what it could use with the cohort idle (T8); one
 domain at the required level holds every rank (no fallback to a wider level, §7); a multi-node
 torchrun run also needs the tree to advertise the torchrun-host-slot on GPU nodes (G4).
 """
@@ -13,14 +14,17 @@ from dataclasses import dataclass
 
 from taugen.compile.backends.kueue import CPU_FLAVOR
 from taugen.compile.slot import no_slot_reason
-from taugen.context.kueue_tree import Flavor, KueueTree
+from taugen.context.kueue_tree import CompiledQueue, Flavor, KueueTree
 from taugen.quantity import Quantity
 from taugen.resolve.labels import GPU_CLASS
 from taugen.runs.capacity import Domain
 from taugen.runs.checks import Check, Placeable, SchedulerChecks, total
+from taugen.runs.cohort import queue_of, sim_cohorts, sim_queues
 from taugen.runs.context import RunContext
 from taugen.runs.kai_preflight import kai_checks
+from taugen.runs.quota import QuotaTree, potential
 from taugen.runs.topology import TopologyFit, fit_topology
+from taugen.runs.units import quantity, units
 
 
 @dataclass(frozen=True)
@@ -57,10 +61,11 @@ def _kueue(context: RunContext, request: dict[str, Quantity]) -> Placeable:
     """§7: a flavor matching the class on its gpu-class label alone; nominal quota covers the run."""
     state = context.state
     tree = state.tree.kueue(state.cluster.clusterQueue)
-    flavor, check = _flavor(context, tree)
+    queue = queue_of(tree, context)
+    flavor, check = _flavor(context, tree, queue)
     if flavor is None:
         return Placeable([check], go_on=False)
-    return Placeable([check, _quota(context, tree, flavor, request)], go_on=True)
+    return Placeable([check, _quota(context, tree, queue, flavor, request)], go_on=True)
 
 
 SCHEDULER_CHECKS: dict[str, SchedulerChecks] = {"kueue": _kueue, "kai": kai_checks}
@@ -73,7 +78,7 @@ def _profile(context: RunContext) -> Check:
     return Check("profile", False, f"{context.entry.name} is not ready: {context.not_ready}")
 
 
-def _flavor(context: RunContext, tree: KueueTree) -> tuple[Flavor | None, Check]:
+def _flavor(context: RunContext, tree: KueueTree, queue: CompiledQueue) -> tuple[Flavor | None, Check]:
     gpu_class = context.policy.gpu_class
     if gpu_class is None:
         cpu = next((f for f in tree.flavors if f.name == CPU_FLAVOR), None)
@@ -83,16 +88,20 @@ def _flavor(context: RunContext, tree: KueueTree) -> tuple[Flavor | None, Check]
     matching = [f for f in tree.flavors if f.node_labels.get(GPU_CLASS) == gpu_class]
     if not matching:
         return None, Check("flavor", False, f"no ResourceFlavor has nodeLabels {GPU_CLASS}={gpu_class}")
-    queued = [f for f in matching if tree.queue.flavor(f.name) is not None]
+    queued = [f for f in matching if queue.flavor(f.name) is not None]
     chosen = (queued or matching)[0]
     return chosen, Check("flavor", True, f"{chosen.name} (nodeLabels {GPU_CLASS}={gpu_class})")
 
 
-def _quota(context: RunContext, tree: KueueTree, flavor: Flavor, request: dict[str, Quantity]) -> Check:
-    queue = tree.queue
+def _quota(
+    context: RunContext, tree: KueueTree, queue: CompiledQueue, flavor: Flavor, request: dict[str, Quantity]
+) -> Check:
     quota = queue.flavor(flavor.name)
     if quota is None:
         return Check("quota", False, f"flavor {flavor.name} is not in ClusterQueue {queue.name}")
+    # T8: in a cohort the queue may use what the others lend, within its borrowing limit: Kueue's
+    # potentialAvailable, what it could use with nothing else admitted
+    node = QuotaTree.of(sim_queues(tree), sim_cohorts(tree)).queues[queue.name] if queue.cohort else None
     order = {r: i for i, r in enumerate(queue.covered)}
     parts, short = [], []
     for resource in sorted(request, key=lambda r: (order.get(r, len(order)), r)):
@@ -101,11 +110,22 @@ def _quota(context: RunContext, tree: KueueTree, flavor: Flavor, request: dict[s
             short.append(f"{resource} is not covered by the ClusterQueue")
             continue
         nominal = quota.nominal.get(resource, Quantity.parse(0))
-        parts.append(f"{resource} {wanted} of {nominal}")
-        if wanted.value > nominal.value:
-            lacks = Quantity(wanted.value - nominal.value, wanted.format)
-            short.append(f"{resource} {wanted} exceeds the nominal quota {nominal} (lacks {lacks})")
-    where = f"ClusterQueue {queue.name}, flavor {flavor.name}"
+        if node is None:
+            parts.append(f"{resource} {wanted} of {nominal}")
+            if wanted.value > nominal.value:
+                lacks = Quantity(wanted.value - nominal.value, wanted.format)
+                short.append(f"{resource} {wanted} exceeds the nominal quota {nominal} (lacks {lacks})")
+            continue
+        need, most = units(resource, wanted), potential(node, (flavor.name, resource))
+        usable = quantity(resource, most, nominal)
+        parts.append(f"{resource} {wanted} of {usable} ({nominal} nominal)")
+        if need > most:
+            short.append(
+                f"{resource} {wanted} exceeds the {usable} it could use with the cohort idle "
+                f"({nominal} nominal; lacks {quantity(resource, need - most, nominal)})"
+            )
+    cohort = f" (cohort {queue.cohort})" if queue.cohort else ""
+    where = f"ClusterQueue {queue.name}{cohort}, flavor {flavor.name}"
     if short:
         return Check("quota", False, f"{where}: {'; '.join(short)}")
     return Check("quota", True, f"{where}: {', '.join(parts)}")

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from taugen.simulate.model import FlavorResource, SimRun
-from taugen.simulate.quota import Node, QuotaTree, available, potential
-from taugen.simulate.units import shown
+from taugen.runs.quota import Node, QuotaTree, available, potential
+from taugen.runs.quota_model import FlavorResource
+from taugen.runs.units import shown
+from taugen.simulate.model import SimRun
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,11 @@ from taugen.models.run import Workload
 from taugen.resolve.cluster import ResolvedNode
 from taugen.resolve.domains import hostname_of
 from taugen.resolve.labels import GPU_CLASS, LEVELS
+from taugen.runs.cohort import queue_of, sim_cohorts, sim_queues
 from taugen.runs.context import RunContext
 from taugen.runs.state import ClusterState
-from taugen.simulate.cohort import queue_of, sim_cohorts, sim_queues
+from taugen.runs.units import as_units
 from taugen.simulate.model import RunningPod, SimFlavor, SimInput, SimNode, SimRun
-from taugen.simulate.units import as_units
 from taugen.simulate.workloads import RULE, LoadedWorkloads
 from taugen.timestamps import utc_sortable
 

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from taugen.simulate.model import FlavorResource, Victim
-from taugen.simulate.quota import Node, QuotaTree, Usage, available
+from taugen.runs.quota import Node, QuotaTree, Usage, available
+from taugen.runs.quota_model import FlavorResource
+from taugen.simulate.model import Victim
 
 Variant = Literal["InClusterQueue", "InCohortReclamation", "InCohortReclaimWhileBorrowing"]
 WITHOUT_BORROWING = "without-borrowing"  # InCohortReclamation, but never while the preemptor borrows

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from taugen.runs.quota import QuotaTree
 from taugen.simulate.admission import usage_of
 from taugen.simulate.model import SimInput, SimNode, SimRun
 from taugen.simulate.preemption import Holder
-from taugen.simulate.quota import QuotaTree
 from taugen.simulate.tree import PODS, DomainPath, Resources, TasNode, TasTree, build_tree
 
 

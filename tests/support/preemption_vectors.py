@@ -10,9 +10,10 @@ from typing import Any
 import yaml
 
 from taugen.quantity import Quantity
+from taugen.runs.quota_model import Preemption, Quota, SimCohort, SimQueue
+from taugen.runs.units import as_units, units
 from taugen.simulate.engine import simulate
-from taugen.simulate.model import Preemption, Quota, SimCohort, SimFlavor, SimInput, SimQueue, SimRun
-from taugen.simulate.units import as_units, units
+from taugen.simulate.model import SimFlavor, SimInput, SimRun
 
 VECTORS = Path(__file__).resolve().parents[1] / "data" / "preemption-vectors.yaml"
 FLAVOR = "default"

@@ -10,9 +10,9 @@ from typing import Any
 import yaml
 
 from taugen.quantity import Quantity
+from taugen.runs.units import units
 from taugen.simulate.tas import Assignment, PodRequest, find_assignment
 from taugen.simulate.tree import HOSTNAME, DomainPath, Taint, TasNode, build_tree
-from taugen.simulate.units import units
 
 VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "acceptance" / "tas-vectors.yaml"
 LEVEL_KEYS = {  # the file's short level names (its header says so)

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from taugen.runs.quota_model import Preemption, Quota, SimQueue
 from taugen.simulate.engine import simulate
-from taugen.simulate.model import Preemption, Quota, RunResult, SimQueue, Victim
+from taugen.simulate.model import RunResult, Victim
 from tests.unit.simulate.engine_helpers import FLAVOR, GPU, cluster, node, run
 
 T2 = Preemption("Any", "LowerPriority", None, "LowerPriority")  # what T2 compiles

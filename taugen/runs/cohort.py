@@ -1,4 +1,4 @@
-"""A compiled cohort as the simulation core counts it (T8): every ClusterQueue's quota per
+"""A compiled cohort as preflight and the simulation core count it (T8): every ClusterQueue's quota per
 flavor and resource with its limits, its preemption policy, and each run's ClusterQueue
 through its LocalQueue (T5)."""
 
@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from taugen.context.kueue_tree import CompiledQueue, KueueTree, QueueFlavor
 from taugen.quantity import Quantity
 from taugen.runs.context import RunContext
-from taugen.simulate.model import FlavorResource, Preemption, Quota, SimCohort, SimQueue
-from taugen.simulate.units import units
+from taugen.runs.quota_model import FlavorResource, Preemption, Quota, SimCohort, SimQueue
+from taugen.runs.units import units
 
 
 def sim_queues(tree: KueueTree) -> tuple[SimQueue, ...]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from fractions import Fraction
 
 from taugen.quantity import Quantity
 
@@ -17,6 +18,11 @@ def units(resource: str, quantity: Quantity) -> int:
 
 def as_units(resources: Mapping[str, Quantity]) -> dict[str, int]:
     return {name: units(name, q) for name, q in sorted(resources.items())}
+
+
+def quantity(resource: str, amount: int, like: Quantity) -> Quantity:
+    """An amount in core units as a quantity written the way `like` is (Ti stays Ti)."""
+    return Quantity(Fraction(amount, 1000 if resource in MILLI else 1), like.format)
 
 
 def shown(resource: str, amount: int) -> str:

@@ -1,0 +1,46 @@
+"""Kueue quota as preflight and the simulator count it (T8): per ClusterQueue and Cohort, per
+(flavor, resource), with borrowing and lending limits and the classical preemption policy."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+FlavorResource = tuple[str, str]  # (flavor, resource): the unit Kueue counts quota in
+ReclaimPolicy = Literal["Never", "LowerPriority", "Any"]
+WithinPolicy = Literal["Never", "LowerPriority", "LowerOrNewerEqualPriority"]
+
+
+@dataclass(frozen=True)
+class Quota:
+    nominal: int
+    borrowing_limit: int | None = None  # None: may borrow without limit
+    lending_limit: int | None = None  # None: all of it may be lent
+
+
+@dataclass(frozen=True)
+class Preemption:
+    """A ClusterQueue's classical preemption policy (Kueue's ClusterQueuePreemption)."""
+
+    reclaim_within_cohort: ReclaimPolicy = "Never"
+    borrow_within_cohort: Literal["Never", "LowerPriority"] = "Never"
+    max_priority_threshold: int | None = None  # borrowWithinCohort.maxPriorityThreshold
+    within_cluster_queue: WithinPolicy = "Never"
+
+
+@dataclass(frozen=True)
+class SimQueue:
+    """A ClusterQueue (T2, T3); quotas per (flavor, resource) it covers."""
+
+    name: str
+    quotas: Mapping[FlavorResource, Quota]
+    cohort: str | None = None
+    preemption: Preemption = Preemption()
+
+
+@dataclass(frozen=True)
+class SimCohort:
+    name: str
+    parent: str | None = None
+    quotas: Mapping[FlavorResource, Quota] = field(default_factory=dict)
