@@ -322,7 +322,7 @@ def schema_command(kind: str | None, out: Path | None) -> int:
     "--kubeconform",
     "with_kubeconform",
     is_flag=True,
-    help="Also run kubeconform (when on PATH) with taugen's schemas and merge its verdicts.",
+    help="Also run kubeconform (when on PATH) on schemas from the upstream CRDs and merge its verdicts.",
 )
 @_guarded
 def validate_command(
@@ -340,7 +340,7 @@ def validate_command(
 
     report = validate_paths(ValidateOptions(paths, config, crds, kubernetes_version))
     if with_kubeconform:
-        report, note = run_kubeconform(report)
+        report, note = run_kubeconform(report, crds, kubernetes_version)
         click.echo(note, err=True)
     click.echo(_named(RENDERERS[output](report, Path.cwd())), nl=False)
     return EXIT_OK if report.valid else EXIT_FOUND
