@@ -8,6 +8,7 @@ CRD version's `openAPIV3Schema` (a structural OpenAPI v3 schema) to JSON Schema 
   `additionalProperties: false` (the API server would prune anything else);
 - `x-kubernetes-int-or-string` becomes `anyOf: [string, integer]`;
 - `nullable: true` adds `null` to the type;
+- `x-kubernetes-list-type: set` becomes `uniqueItems: true` (a duplicate is refused);
 - every other `x-kubernetes-*` keyword is dropped, `x-kubernetes-validations` (CEL) included:
   those rules are not checked here;
 - a Go RE2 pattern becomes one Python's `re.search` reads the same way (`patterns.py`): inline
@@ -47,7 +48,12 @@ OBJECT_META: Schema = {
             "propertyNames": {"maxLength": 317, "pattern": whole(names.LABEL_KEY)},
             "additionalProperties": {"type": "string", "maxLength": 63, "pattern": whole(names.LABEL_VALUE)},
         },
-        "annotations": {"type": "object", "additionalProperties": {"type": "string"}},
+        # the API server checks annotation keys as it checks label keys (qualified names)
+        "annotations": {
+            "type": "object",
+            "propertyNames": {"maxLength": 317, "pattern": whole(names.LABEL_KEY)},
+            "additionalProperties": {"type": "string"},
+        },
     },
     "required": ["name"],
     "additionalProperties": False,
@@ -72,6 +78,8 @@ def strict_schema(node: Mapping[str, Any], pattern: Callable[[str], str] = pytho
     for key in _SUBSCHEMA_LISTS:
         if key in out:
             out[key] = [strict_schema(sub, pattern) for sub in out[key]]
+    if node.get("x-kubernetes-list-type") == "set":  # the API server refuses a duplicate
+        out["uniqueItems"] = True
     if node.get("x-kubernetes-int-or-string"):
         out.pop("type", None)
         out["anyOf"] = [{"type": "string"}, {"type": "integer"}]
