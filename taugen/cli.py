@@ -323,7 +323,7 @@ def schema_command(kind: str | None, out: Path | None) -> int:
     "--kubeconform",
     "with_kubeconform",
     is_flag=True,
-    help="Also run kubeconform (when on PATH) with taugen's schemas and merge its verdicts.",
+    help="Also run kubeconform (when on PATH) on schemas from the upstream CRDs and merge its verdicts.",
 )
 @_guarded
 def validate_command(
@@ -341,7 +341,7 @@ def validate_command(
 
     report = validate_paths(ValidateOptions(paths, config, crds, kubernetes_version))
     if with_kubeconform:
-        report, note = run_kubeconform(report)
+        report, note = run_kubeconform(report, crds, kubernetes_version)
         click.echo(note, err=True)
     if output == "yaml":
         _print_data(output, lambda r: RENDERERS["json"](r, Path.cwd()), str, report)

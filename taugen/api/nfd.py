@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import StrictStr
 
-from taugen.api.kueue.meta import ClusterObjectMeta, KueueModel
+from taugen.api.kueue.meta import ClusterObjectMeta, KueueModel, Timestamp
 from taugen.api.schema import manifest_schema_files, schema_file
 
 NFD_API = "nfd.k8s-sigs.io/v1alpha1"
@@ -58,8 +58,8 @@ class MatchAnyElem(KueueModel):
 class Taint(KueueModel):
     key: StrictStr
     value: StrictStr | None = None
-    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
-    time_added: StrictStr | None = None
+    effect: StrictStr  # the CRD takes any string; nfd-master checks it
+    time_added: Timestamp | None = None
 
 
 class Rule(KueueModel):

@@ -13,10 +13,12 @@ from taugen.diff.normalize import orders
 from taugen.diff.objects import Identity, Placed, objects
 from taugen.diff.risks import IDS, LEVELS, Risk, field_risks, object_risks
 from taugen.diff.sources import Spec, pair_specs, read_tree
+from taugen.diff.transitions import transition_risks
 from taugen.diff.words import field_headline, object_headline
 from taugen.errors import InputError
 from taugen.load.project import load_project
 from taugen.simulate.compare import SimulationDiff, simulate_sides
+from taugen.validate.transition import TransitionCheck
 
 FAIL_ON = ("change", "risk", *IDS)
 
@@ -84,8 +86,9 @@ def diff(options: DiffOptions) -> DiffResult:
     base, head = _read_both(old_spec, new_spec, options.cwd)
     changes = compare(base[1], head[1])
     levels = _levels(base[1], head[1])
+    check = TransitionCheck()  # the bundled CRDs' transition rules, read for the kinds changed
     tenants = (Entry(i, "change", h, None, r) for i, h, r in guarantee_changes(base[1], head[1]))  # T6
-    entries = (*tenants, *(e for c in changes for e in _entries(c, levels)))
+    entries = (*tenants, *(e for c in changes for e in _entries(c, levels, check)))
     return DiffResult(base[0], head[0], tuple(changes), entries, _simulation(options, old_spec, new_spec))
 
 
@@ -135,10 +138,12 @@ def _levels(*sides: Mapping[Identity, Placed]) -> frozenset[str]:
     return frozenset(found)
 
 
-def _entries(change: ObjectChange, levels: frozenset[str]) -> Iterator[Entry]:
+def _entries(change: ObjectChange, levels: frozenset[str], check: TransitionCheck) -> Iterator[Entry]:
     if change.action != "change":
         yield Entry(change.ident, change.action, object_headline(change), None, object_risks(change))
         return
-    for field in change.fields:
+    refused = transition_risks(check, change)
+    for field, more in zip(change.fields, refused, strict=True):
         headline = f"{change.ident.title}: {field_headline(change.ident.kind, field)}"
-        yield Entry(change.ident, change.action, headline, field, field_risks(change, field, levels))
+        risks = tuple(sorted({*field_risks(change, field, levels), *more}))
+        yield Entry(change.ident, change.action, headline, field, risks)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from taugen.diff.changes import FieldChange, ObjectChange
 from taugen.quantity import Quantity, QuantityError
@@ -13,9 +12,7 @@ GPU_CLASS = "tau.azure.com/gpu-class"
 LEVELS = ("tau.azure.com/site", "tau.azure.com/network-domain", "tau.azure.com/accelerator-domain")
 _SLOTS = ("metadata", "annotations", "tau.azure.com/ready-torchrun-host-slots")
 _QUOTA_LIMITS = ("nominalQuota", "borrowingLimit")  # less of either is less to admit with
-_TAS_IMMUTABLE = (("nodeLabels",), ("tolerations",), ("topologyName",))  # Kueue's CEL rules on a TAS flavor
 _PRIORITY_KINDS = ("PriorityClass", "WorkloadPriorityClass")
-KAI_TOPOLOGY_GROUP = "kai.scheduler/"
 
 
 @dataclass(frozen=True)
@@ -77,18 +74,9 @@ def field_risks(change: ObjectChange, field: FieldChange, levels: frozenset[str]
 
 
 def _field_risks(change: ObjectChange, field: FieldChange, levels: frozenset[str]) -> Iterator[Risk]:
+    # The CRD kinds' immutable fields are their CRDs' transition rules (diff/transitions.py);
+    # a PriorityClass is a built-in kind, whose rules live in the API server's code.
     kind, path = change.ident.kind, field.path
-    if kind == "Topology" and path[:2] == ("spec", "levels") and not _kai_alias(change, path):
-        yield Risk("rejected", "a Topology's levels are immutable")
-    if (
-        kind == "ResourceFlavor"
-        and _tas(change.old)
-        and path[:1] == ("spec",)
-        and path[1:2] in _TAS_IMMUTABLE
-    ):
-        yield Risk("rejected", f"a TAS flavor's {path[1]} is immutable")
-    if kind == "LocalQueue" and path == ("spec", "clusterQueue"):
-        yield Risk("rejected", "a LocalQueue's clusterQueue is immutable")
     if kind == "PriorityClass" and path in (("value",), ("preemptionPolicy",)):
         yield Risk("rejected", f"a PriorityClass's {path[0]} is immutable")
     if kind in _PRIORITY_KINDS and path == ("value",):
@@ -99,16 +87,6 @@ def _field_risks(change: ObjectChange, field: FieldChange, levels: frozenset[str
         yield Risk("capacity", "less capacity")
     if kind == "Node" and _labels_touched(field) & (levels | {GPU_CLASS}):
         yield Risk("placement", "the node moves to another class or domain")
-
-
-def _kai_alias(change: ObjectChange, path: tuple[Any, ...]) -> bool:
-    """KAI's Topology lets aliases change; its nodeLabels (levels added, removed, moved) never."""
-    return change.ident.api_version.startswith(KAI_TOPOLOGY_GROUP) and path[3:] == ("alias",)
-
-
-def _tas(obj: Mapping[str, Any] | None) -> bool:
-    spec = obj.get("spec") if obj is not None else None
-    return isinstance(spec, Mapping) and bool(spec.get("topologyName"))
 
 
 def _capacity_lost(kind: str, field: FieldChange) -> bool:

@@ -7,8 +7,9 @@ reads is unset), is a finding (rule id `cel`) with the rule's message at the val
 
 cel-python implements standard CEL, not the Kubernetes extensions: a rule that calls a
 function it lacks (`isSorted`, `quantity`, `format`, `indexOf`, ...) is not checked, nor is a
-transition rule (`oldSelf` compares with the object in the cluster, which a tree in Git does
-not have). Both are listed as not checked in the report, never passed silently.
+transition rule (`oldSelf` compares with the object in the cluster, which a tree alone does
+not have: `taugen diff` checks those against the old tree, transition.py). Both are listed as
+not checked in the report, never passed silently.
 
 Each rule is compiled once, on first use; only objects of a kind whose CRD has rules are read.
 """
@@ -32,7 +33,7 @@ MACROS = frozenset({"has", "all", "exists", "exists_one", "map", "filter"})
 SHOWN = 200  # characters of a rule's text in a hint or a note
 _NO_SUCH_KEY = re.compile(r"no such member in mapping: '([^']*)'")
 UNTYPED = "a value of a type the rule does not take here (the schema check says which)"
-TRANSITION = "a transition rule (oldSelf): it compares with the object in the cluster"
+TRANSITION = "a transition rule (oldSelf): `taugen diff` checks it against the old tree"
 
 
 @dataclass(frozen=True, order=True)
@@ -68,8 +69,14 @@ def _supported() -> frozenset[str]:
     return MACROS | frozenset(base_functions)
 
 
-@cache
 def compiled(text: str) -> Compiled:
+    """The rule, compiled; a transition rule is not checked here (no old object)."""
+    return compile_rule(text, transition=False)
+
+
+@cache
+def compile_rule(text: str, transition: bool) -> Compiled:
+    """The rule, compiled; `transition`: oldSelf may be read (the caller binds it)."""
     from celpy.celparser import CELParseError
     from lark import Token
 
@@ -79,7 +86,7 @@ def compiled(text: str) -> Compiled:
     except CELParseError:
         return Compiled(None, "cel-python cannot parse it (Kubernetes CEL syntax, such as optionals)")
     tokens = [t for t in tree.scan_values(lambda v: isinstance(v, Token))]
-    if any(t.type == "IDENT" and t == "oldSelf" for t in tokens):
+    if not transition and any(t.type == "IDENT" and t == "oldSelf" for t in tokens):
         return Compiled(None, TRANSITION)
     called = {str(sub.children[i]) for sub in tree.iter_subtrees() for i in _name_at(sub.data)}
     lacking = sorted(called - _supported())
@@ -139,15 +146,15 @@ class CelCheck:
         seen: set[Unchecked],
     ) -> Finding | None:
         text = str(rule.get("rule", ""))
-        message = str(rule.get("message") or f"failed rule: {_shown(text)}")
+        message = str(rule.get("message") or f"failed rule: {shown(text)}")
         program = compiled(text)
         if program.program is None:
-            seen.add(Unchecked(*label, _schema_path(loc), message, str(program.why_not), _shown(text)))
+            seen.add(Unchecked(*label, schema_path(loc), message, str(program.why_not), shown(text)))
             return None
         from celpy.adapter import json_to_cel
 
         activation = {"self": json_to_cel(here)}
-        outcome = _run(program.program, activation)
+        outcome = run(program.program, activation)
         if outcome is True:
             return None
         if outcome is None or (isinstance(outcome, str) and outcome.startswith("undeclared reference")):
@@ -156,12 +163,12 @@ class CelCheck:
                 if outcome is None
                 else f"cel-python cannot evaluate it: {str(outcome).split(' (')[0]}"
             )
-            seen.add(Unchecked(*label, _schema_path(loc), message, why, _shown(text)))
+            seen.add(Unchecked(*label, schema_path(loc), message, why, shown(text)))
             return None
-        custom = _message(rule, activation) or message
+        custom = rule_message(rule, activation) or message
         failing = "" if outcome is False else f" (the rule fails: {outcome})"
         at = [*loc, *_field_path(rule.get("fieldPath"))]
-        hint = f"the API server refuses it by the CRD's rule `{_shown(text)}`"
+        hint = f"the API server refuses it by the CRD's rule `{shown(text)}`"
         return finding(resource, at, RULE, f"{_where(at)}: {custom}{failing}", hint)
 
 
@@ -177,7 +184,7 @@ def _sited(sites: Schema, value: Any, loc: list[Any]) -> Iterator[tuple[Any, lis
             yield from _sited(sub, item, [*loc, key])
 
 
-def _run(program: Any, activation: dict[str, Any]) -> bool | str | None:
+def run(program: Any, activation: dict[str, Any]) -> bool | str | None:
     """True, False, the evaluation's error (in the API server's words), or None for a value of
     a type the rule does not take: the schema refuses it (the API server's rules are typed)."""
     from celpy.evaluation import CELEvalError
@@ -197,7 +204,8 @@ def _error(err: Exception) -> str:
     return _NO_SUCH_KEY.sub(r"no such key: \1", text)
 
 
-def _message(rule: dict[str, Any], activation: dict[str, Any]) -> str | None:
+def rule_message(rule: dict[str, Any], activation: dict[str, Any]) -> str | None:
+    """The rule's messageExpression evaluated, or None (then its message is shown)."""
     text = rule.get("messageExpression")
     if not isinstance(text, str):
         return None
@@ -222,11 +230,11 @@ def _where(loc: list[Any]) -> str:
     return ".".join(str(step) for step in loc) or "object"
 
 
-def _schema_path(loc: list[Any]) -> str:
+def schema_path(loc: list[Any]) -> str:
     return ".".join("[]" if isinstance(step, int) else str(step) for step in loc) or "object"
 
 
-def _shown(text: str) -> str:
+def shown(text: str) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= SHOWN else f"{flat[: SHOWN - 1]}…"
 

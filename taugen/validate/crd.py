@@ -8,6 +8,7 @@ CRD version's `openAPIV3Schema` (a structural OpenAPI v3 schema) to JSON Schema 
   `additionalProperties: false` (the API server would prune anything else);
 - `x-kubernetes-int-or-string` becomes `anyOf: [string, integer]`;
 - `nullable: true` adds `null` to the type;
+- `x-kubernetes-list-type: set` becomes `uniqueItems: true` (a duplicate is refused);
 - every other `x-kubernetes-*` keyword is dropped, `x-kubernetes-validations` (CEL) included:
   those rules are not checked here;
 - a Go RE2 pattern becomes one Python's `re.search` reads the same way (`patterns.py`): inline
@@ -21,7 +22,7 @@ carries one).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,12 @@ OBJECT_META: Schema = {
             "propertyNames": {"maxLength": 317, "pattern": whole(names.LABEL_KEY)},
             "additionalProperties": {"type": "string", "maxLength": 63, "pattern": whole(names.LABEL_VALUE)},
         },
-        "annotations": {"type": "object", "additionalProperties": {"type": "string"}},
+        # the API server checks annotation keys as it checks label keys (qualified names)
+        "annotations": {
+            "type": "object",
+            "propertyNames": {"maxLength": 317, "pattern": whole(names.LABEL_KEY)},
+            "additionalProperties": {"type": "string"},
+        },
     },
     "required": ["name"],
     "additionalProperties": False,
@@ -57,26 +63,30 @@ _SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf")
 CRD_HINT = "pass CustomResourceDefinition YAML: a release's CRD files or `kubectl get crd NAME -o yaml`"
 
 
-def strict_schema(node: Mapping[str, Any]) -> Schema:
-    """One openAPIV3Schema node (and everything below it) as a strict JSON Schema."""
+def strict_schema(node: Mapping[str, Any], pattern: Callable[[str], str] = python_pattern) -> Schema:
+    """One openAPIV3Schema node (and everything below it) as a strict JSON Schema; `pattern`
+    rewrites each RE2 pattern for the engine that reads it (kubeconform, in Go, takes them as
+    they are)."""
     out: Schema = {k: v for k, v in node.items() if not k.startswith("x-kubernetes-")}
     if "properties" in out:
-        out["properties"] = {name: strict_schema(sub) for name, sub in out["properties"].items()}
+        out["properties"] = {name: strict_schema(sub, pattern) for name, sub in out["properties"].items()}
         if not node.get("x-kubernetes-preserve-unknown-fields") and "additionalProperties" not in out:
             out["additionalProperties"] = False
     for key in ("additionalProperties", "items", "not"):
         if isinstance(out.get(key), Mapping):
-            out[key] = strict_schema(out[key])
+            out[key] = strict_schema(out[key], pattern)
     for key in _SUBSCHEMA_LISTS:
         if key in out:
-            out[key] = [strict_schema(sub) for sub in out[key]]
+            out[key] = [strict_schema(sub, pattern) for sub in out[key]]
+    if node.get("x-kubernetes-list-type") == "set":  # the API server refuses a duplicate
+        out["uniqueItems"] = True
     if node.get("x-kubernetes-int-or-string"):
         out.pop("type", None)
         out["anyOf"] = [{"type": "string"}, {"type": "integer"}]
     if out.pop("nullable", False):
         _allow_null(out)
     if isinstance(out.get("pattern"), str):
-        out["pattern"] = python_pattern(out["pattern"])
+        out["pattern"] = pattern(out["pattern"])
     return out
 
 

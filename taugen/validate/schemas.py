@@ -28,7 +28,7 @@ from taugen.validate.patterns import with_re2_patterns
 # python-jsonschema reads `pattern` with Python's `$`; these read it as RE2 does (patterns.py)
 _DRAFT7: Any = with_re2_patterns(Draft7Validator)
 _DRAFT2020: Any = with_re2_patterns(Draft202012Validator)
-_K8S_SCHEMAS = "kubernetes-json-schema"
+K8S_SCHEMAS = "kubernetes-json-schema"
 
 
 class UnknownKubernetesVersion(TaugenError):
@@ -61,7 +61,7 @@ class SchemaStore:
     """(apiVersion, kind) -> the checker of its schema, from --crd, taugen or kubernetes-validate."""
 
     def __init__(self, kubernetes_version: str = DEFAULT_KUBERNETES_VERSION, crds: tuple[Path, ...] = ()):
-        self.k8s_folder = _kubernetes_folder(kubernetes_version)
+        self.k8s_folder = kubernetes_folder(kubernetes_version)
         self.crd_checkers: dict[tuple[str, str], Checker] = {}
         for source in crds:
             for key, crd in load_crds(source).items():
@@ -99,9 +99,9 @@ def _own_checker(api_version: str, kind: str) -> Checker | None:
     return Checker(cls(schema), _fast(lambda: jsonschema_rs.validator_for(schema)), "taugen")
 
 
-def _kubernetes_folder(version: str) -> str:
+def kubernetes_folder(version: str) -> str:
     wanted = version.removeprefix("v")
-    root = files("kubernetes_validate").joinpath(_K8S_SCHEMAS)
+    root = files("kubernetes_validate").joinpath(K8S_SCHEMAS)
     shipped = sorted(p.name for p in root.iterdir() if p.name.endswith("-local-strict"))
     matches = [name for name in shipped if re.fullmatch(rf"v{re.escape(wanted)}(\.\d+)?-local-strict", name)]
     if not matches:
@@ -110,12 +110,17 @@ def _kubernetes_folder(version: str) -> str:
     return matches[-1]
 
 
+def builtin_name(api_version: str, kind: str) -> str:
+    """kubernetes-validate's file name (kubeconform's `{{.ResourceKind}}{{.KindSuffix}}`):
+    rbac.authorization.k8s.io/v1 Role -> role-rbac-v1.json; v1 Node -> node-v1.json."""
+    suffix = re.sub(r"^([^./]*)(?:\.[^/]*)?/", r"\1-", api_version)
+    return f"{kind.lower()}-{suffix}.json"
+
+
 @cache
 def _builtin_checker(folder: str, api_version: str, kind: str) -> Checker | None:
-    # kubernetes-validate's naming: rbac.authorization.k8s.io/v1 -> rbac-v1; v1 -> v1
-    suffix = re.sub(r"^([^./]*)(?:\.[^/]*)?/", r"\1-", api_version)
-    root = files("kubernetes_validate").joinpath(_K8S_SCHEMAS, folder)
-    schema_file = root.joinpath(f"{kind.lower()}-{suffix}.json")
+    root = files("kubernetes_validate").joinpath(K8S_SCHEMAS, folder)
+    schema_file = root.joinpath(builtin_name(api_version, kind))
     if not schema_file.is_file():
         return None
     schema = json.loads(schema_file.read_text())
@@ -133,7 +138,7 @@ def _builtin_checker(folder: str, api_version: str, kind: str) -> Checker | None
 
 @cache
 def _definitions(folder: str) -> dict[str, Any]:
-    root = files("kubernetes_validate").joinpath(_K8S_SCHEMAS, folder)
+    root = files("kubernetes_validate").joinpath(K8S_SCHEMAS, folder)
     definitions: dict[str, Any] = json.loads(root.joinpath("_definitions.json").read_text())
     return definitions
 

@@ -218,7 +218,8 @@ verdicts = [
       "msg": "problem validating schema"}},
     {{"filename": sys.argv[-1], "kind": "ConfigMap", "name": "other", "status": "statusValid", "msg": ""}},
 ]
-print(json.dumps({{"resources": verdicts, "summary": {{}}}}))
+summary = {{"valid": 1, "invalid": 1, "errors": 0, "skipped": 0}}
+print(json.dumps({{"resources": verdicts[:1], "summary": summary}}))
 """
 
 TWO_CONFIGMAPS = """\
@@ -251,7 +252,7 @@ def test_kubeconform_verdicts_are_merged(tmp_path: Path, run: Run, monkeypatch: 
     code, output = _validate(run, tree, monkeypatch, "--kubeconform")
 
     assert code == 1, output
-    assert "kubeconform: 2 resources checked, 1 failed" in output
+    assert "kubeconform: 2 resources checked, 1 failed, 0 skipped (no schema)" in output
     found: list[Found] = [("configmaps.yaml", 7, 1, "kubeconform", "error")]
     assert parse_text(output).findings == found
     args = json.loads((fake_bin / "args.json").read_text())

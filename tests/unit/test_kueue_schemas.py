@@ -340,7 +340,8 @@ def test_upstream_crd_agrees(case: Case, upstream: dict[str, Draft202012Validato
 # --- where taugen's schema and the upstream CRD (as tests/support/crd.py wraps it) differ ----
 # (case, document, taugen accepts, upstream accepts). The wrapper is stricter on metadata and
 # status than the API server, which taugen follows; taugen adds a few checks the API server
-# makes outside the CRD's structural schema.
+# makes outside the CRD's structural schema. (A repeated set item and an annotation key that is
+# no qualified name were here until crd.py learned them, issue 20.)
 
 
 def _diverging(case_id: str, kind: str = "ClusterQueue", **fields: Any) -> dict[str, Any]:
@@ -374,27 +375,8 @@ DIVERGENCES = [
         True,
     ),
     (
-        "on-flavors-repeated",
-        _diverging(
-            "cq",
-            spec={
-                "admissionChecksStrategy": {
-                    "admissionChecks": [{"name": "provisioning", "onFlavors": ["a", "a"]}],
-                }
-            },
-        ),
-        False,
-        True,
-    ),
-    (
         "label-name-over-63",
         _with(_diverging("cq"), ("metadata", "labels"), {"x/" + "a" * 64: ""}),
-        False,
-        True,
-    ),
-    (
-        "annotation-key-with-space",
-        _with(_diverging("cq"), ("metadata", "annotations"), {"a b": ""}),
         False,
         True,
     ),

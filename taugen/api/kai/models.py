@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StrictFloat, StrictInt, StrictStr
 
-from taugen.api.kueue.meta import ClusterObjectMeta, DNSLabel, KueueModel
+from taugen.api.kueue.meta import ClusterObjectMeta, KueueModel
 from taugen.api.kueue.topology import NODE_LABEL_PATTERN
 
 LabelKey = Annotated[StrictStr, Field(min_length=1, max_length=316, pattern=NODE_LABEL_PATTERN)]
@@ -75,16 +75,21 @@ class Queue(KueueModel):
     status: dict[str, Any] | None = Field(default=None, description="Written by KAI; not checked.")
 
 
+# As Grove's CRD has them (tests/property/test_models_match_crds.py): not DNSLabel / LabelKey.
+GROVE_DOMAIN = r"^[a-z][a-z0-9-]*$"
+GROVE_KEY = r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]/)?([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$"
+
+
 class GroveLevel(KueueModel):
-    domain: DNSLabel
-    key: LabelKey
+    domain: Annotated[StrictStr, Field(min_length=1, max_length=63, pattern=GROVE_DOMAIN)]
+    key: Annotated[StrictStr, Field(min_length=1, max_length=63, pattern=GROVE_KEY)]
 
 
 class SchedulerTopologyBinding(KueueModel):
     """A scheduler topology managed outside Grove: Grove checks it for drift, never writes it."""
 
-    scheduler_name: Annotated[StrictStr, Field(min_length=1)]
-    topology_reference: Annotated[StrictStr, Field(min_length=1)]
+    scheduler_name: StrictStr
+    topology_reference: StrictStr
 
 
 class ClusterTopologyBindingSpec(KueueModel):
