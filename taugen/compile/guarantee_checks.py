@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping, Sequence
 
 from taugen.compile.quota import ClassQuota
 from taugen.errors import Problem
 from taugen.load.document import Document
 from taugen.models.project import Cluster, Scheduler, Tenant
+from taugen.suggest import CLOSE, closest
 
 MAX_QUEUE_NAME = 63  # T2: Kueue copies a ClusterQueue's name into label values
 LIMITS = ("borrowingLimit", "lendingLimit")
@@ -70,9 +70,9 @@ def check_classes(
 
 def _unknown(cluster: Cluster, gpu_class: str, known: list[str]) -> tuple[str, str]:
     message = f"cluster {cluster.name} has no gpu-class {gpu_class}"
-    close = difflib.get_close_matches(gpu_class, known, n=1)
+    close = closest(gpu_class, known, CLOSE)
     listed = ", ".join(known) or "none"
-    hint = f"did you mean {close[0]}?" if close else f"the cluster's gpu-classes: {listed}"
+    hint = f"did you mean {close}?" if close else f"the cluster's gpu-classes: {listed}"
     return message, hint
 
 
