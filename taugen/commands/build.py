@@ -26,6 +26,7 @@ from taugen.load.project import (
 )
 from taugen.lock.history import check_total
 from taugen.lock.lockfile import LockState, lock_bytes, read_lock
+from taugen.lock.sharing import recorded_sharing
 from taugen.lock.staleness import check_fresh
 from taugen.models.lock import ClusterLock, Lock
 from taugen.models.project import Cluster
@@ -171,6 +172,7 @@ def _compile(
     # the view plans without --allow-quota-decrease; a build plans with the option it was given
     quotas, quota_warnings = plan_quotas(resolved, history.marks, options.allow_quota_decrease)
     check_total(cluster, history, quotas, options.allow_quota_decrease)
+    sharing = recorded_sharing(resolved, previous, quotas, options.allow_quota_decrease)
     digest = catalog_digest(resolved, profiles, quotas)
     manifests = cluster_manifests(cluster, resolved, quotas, profiles, digest)
     objects = emit_objects(decorate(manifests, cluster_backend(cluster)))
@@ -178,6 +180,7 @@ def _compile(
         observedAt=resolved.observed_at.astimezone(UTC),
         inputsDigest=digest,
         gpuQuota={q.gpu_class: q.gpus for q in quotas},
+        gpuSharing=sharing,
     )
     warnings = [*history.warnings, *resolved.warnings, *quota_warnings]
     age = cluster.maxInventoryAge

@@ -90,8 +90,13 @@ def _merge_entry(ours: ClusterLock, theirs: ClusterLock) -> ClusterLock:
     for gpu_class, gpus in theirs.gpuQuota.items():
         marks[gpu_class] = max(gpus, marks.get(gpu_class, 0))
     later = max(ours, theirs, key=lambda e: e.observedAt)
+    earlier = theirs if later is ours else ours
+    sharing = {**earlier.gpuSharing, **later.gpuSharing}  # R38: the later side's units
     return ClusterLock(
-        observedAt=later.observedAt, inputsDigest=later.inputsDigest, gpuQuota=dict(sorted(marks.items()))
+        observedAt=later.observedAt,
+        inputsDigest=later.inputsDigest,
+        gpuQuota=dict(sorted(marks.items())),
+        gpuSharing=dict(sorted(sharing.items())),
     )
 
 
@@ -100,4 +105,6 @@ def lock_bytes(lock: Lock) -> bytes:
     data: dict[str, Any] = lock.model_dump(mode="json")
     for name, entry in data["clusters"].items():
         entry["observedAt"] = utc_text(lock.clusters[name].observedAt)
+        if not entry["gpuSharing"]:
+            del entry["gpuSharing"]  # R38: only shared classes are recorded; a lock without any is as before
     return (json.dumps(data, indent=2, sort_keys=True) + "\n").encode()

@@ -16,7 +16,8 @@ from taugen.models.base import (
     invalid,
     name_limit,
 )
-from taugen.names import label_key_error
+from taugen.models.platform import DEFAULT_GPU_TAINTS, Taint, TopologyLabels, TopologyPreset
+from taugen.names import label_key_error, label_value_error
 from taugen.quantity import MAX_MAGNITUDE
 
 QueueName = Annotated[DNSSubdomain, name_limit(63, "LocalQueue")]
@@ -34,6 +35,14 @@ def _label_key(value: object) -> object:
 
 
 LabelKey = Annotated[str, BeforeValidator(_label_key)]
+
+
+def _site(value: object) -> object:
+    if isinstance(value, str) and (why := label_value_error(value)):
+        raise invalid(
+            f"site {value!r} {why}", "a site becomes the tau.azure.com/site label value", rule="R15"
+        )
+    return value
 
 
 class Scheduler(StrEnum):
@@ -73,6 +82,16 @@ class Cluster(StrictModel):
     )
     grove: StrictBool = Field(
         default=False, description="scheduler kai: also emit Grove's ClusterTopologyBinding (§8)"
+    )
+    site: Annotated[str, BeforeValidator(_site)] | None = Field(
+        default=None, description="R41: the site of nodes neither they nor the inventory place"
+    )
+    topologyLabels: TopologyPreset | TopologyLabels = Field(
+        default="default", description="R37: a preset (default, eks, gke, nvidia) or the label keys to read"
+    )
+    gpuNodeTaints: Annotated[list[Taint], Field(min_length=1, max_length=8)] = Field(
+        default_factory=lambda: list(DEFAULT_GPU_TAINTS),
+        description="R39: the taints the GPU nodes carry (default sku=gpu:NoSchedule, R24)",
     )
 
     @model_validator(mode="after")
