@@ -89,7 +89,7 @@ class Cluster(StrictModel):
     topologyLabels: TopologyPreset | TopologyLabels = Field(
         default="default", description="R37: a preset (default, eks, gke, nvidia) or the label keys to read"
     )
-    gpuNodeTaints: Annotated[list[Taint], Field(min_length=1, max_length=8)] = Field(
+    gpuNodeTaints: Annotated[list[Taint], Field(max_length=8)] = Field(
         default_factory=lambda: list(DEFAULT_GPU_TAINTS),
         description="R39: the taints the GPU nodes carry (default sku=gpu:NoSchedule, R24)",
     )

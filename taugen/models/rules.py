@@ -30,7 +30,9 @@ class RuleMatch(StrictModel):
     @classmethod
     def _given_non_empty(cls, sizes: list[str]) -> list[str]:
         if not sizes:
-            raise invalid("vmSizes is empty: the rule matches nothing", "list at least one vmSize, or remove it")
+            raise invalid(
+                "vmSizes is empty: the rule matches nothing", "list at least one vmSize, or remove it"
+            )
         return sizes
 
     @model_validator(mode="after")

@@ -97,7 +97,8 @@ def pod_contract(context: RunContext) -> dict[str, Any]:
     }
     if context.policy.gpu_class is not None:
         pod["nodeSelector"] = {GPU_CLASS: context.policy.gpu_class}
-        pod["tolerations"] = gpu_tolerations(context.state.cluster.gpuNodeTaints)
+        if tolerations := gpu_tolerations(context.state.cluster.gpuNodeTaints):
+            pod["tolerations"] = tolerations
     return pod
 
 

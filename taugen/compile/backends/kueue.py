@@ -88,9 +88,9 @@ def _gpu_flavor(quota: ClassQuota, taints: Sequence[Taint]) -> Manifest:
         API,
         "ResourceFlavor",
         flavor_name(quota.gpu_class),
-        spec={  # R24
+        spec={  # R24; R39: a cluster whose GPU nodes carry no taint sets gpuNodeTaints: []
             "nodeLabels": {GPU_CLASS: quota.gpu_class},
-            "nodeTaints": flavor_taints(taints),
+            **({"nodeTaints": flavor_taints(taints)} if taints else {}),
             "topologyName": TOPOLOGY,
         },
     )
