@@ -26,4 +26,6 @@ REPORT_FORMATS = ("text", "json")  # preflight (runs/report) and simulate (simul
 VALIDATE_OUTPUTS = ("json", "junit", "text")  # validate/report.RENDERERS
 DEFAULT_KUBERNETES_VERSION = "1.33"  # validate/schemas: the schemas kubernetes-validate ships
 DEFAULT_CLUSTER = "my-cluster"  # taugen init
+Platform = Literal["aks", "eks", "gke", "onprem"]
+PLATFORMS: tuple[Platform, ...] = ("aks", "eks", "gke", "onprem")  # taugen init --platform (R36-R41)
 DEFAULT_REPO_URL = "https://git.example.com/platform/gpu-queues.git"

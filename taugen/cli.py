@@ -662,8 +662,15 @@ def simulate_command(workloads: Path, config: Path, cluster: str | None, fmt: st
     show_default=True,
     help="This repository's Git URL (Argo CD).",
 )
+@click.option(
+    "--platform",
+    type=click.Choice(choices.PLATFORMS),
+    default="aks",
+    show_default=True,
+    help="Where the cluster runs: its rules, topology labels and GPU taints (SPEC §13).",
+)
 @_guarded
-def init_command(directory: Path, cluster: str, repo_url: str) -> int:
+def init_command(directory: Path, cluster: str, repo_url: str, platform: choices.Platform) -> int:
     """Scaffold a config repository in DIR (default: here). Never overwrites: exit 2, nothing written.
 
     Writes the project, an inventory to fill in, rules, JSON Schemas, CI (GitHub, GitLab,
@@ -671,7 +678,7 @@ def init_command(directory: Path, cluster: str, repo_url: str) -> int:
     """
     from taugen.commands.init import init
 
-    written = init(directory, cluster, repo_url)
+    written = init(directory, cluster, repo_url, platform)
     click.echo(f"wrote {len(written)} files in {directory}:")
     for rel in written:
         click.echo(f"  {rel}")

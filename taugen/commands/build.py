@@ -30,6 +30,7 @@ from taugen.load.project import (
 )
 from taugen.lock.history import check_total
 from taugen.lock.lockfile import LockState, lock_bytes, read_lock
+from taugen.lock.sharing import recorded_sharing
 from taugen.lock.staleness import check_fresh
 from taugen.models.lock import ClusterLock, Lock
 from taugen.models.project import Cluster
@@ -187,6 +188,7 @@ def _compile(
     quotas, quota_warnings = plan_quotas(resolved, history.marks, options.allow_quota_decrease)
     check_total(cluster, history, quotas, options.allow_quota_decrease)
     guarantees = plan_guarantees(cluster, quotas, loaded.doc, loaded.project.clusters.index(cluster))
+    sharing = recorded_sharing(resolved, previous, quotas, options.allow_quota_decrease)
     digest = catalog_digest(resolved, profiles, quotas)
     manifests = cluster_manifests(cluster, resolved, quotas, profiles, digest, guarantees)
     objects = emit_objects(decorate(manifests, cluster_backend(cluster)))
@@ -195,6 +197,7 @@ def _compile(
         inputsDigest=digest,
         gpuQuota={q.gpu_class: q.gpus for q in quotas},
         guaranteed=guarantees.recorded(),  # T6
+        gpuSharing=sharing,
     )
     warnings = [*history.warnings, *resolved.warnings, *quota_warnings]
     age = cluster.maxInventoryAge

@@ -32,10 +32,15 @@ def plan_quotas(
             nodes[node.gpu_class] += 1
     kept = {} if allow_decrease else high_water
     plan = [
-        ClassQuota(c, max(gpus.get(c, 0), kept.get(c, 0)), gpus.get(c, 0), slots.get(c, 0), nodes.get(c, 0))
+        _quota(c, max(gpus.get(c, 0), kept.get(c, 0)), gpus.get(c, 0), slots.get(c, 0), nodes.get(c, 0))
         for c in sorted(set(nodes) | set(kept))
     ]
     return plan, [w for q in plan if (w := _warning(cluster, q))]
+
+
+def _quota(gpu_class: str, quota: int, observed: int, slots: int, nodes: int) -> ClassQuota:
+    # R40: a slot admits a rank that needs GPUs; with no GPU quota no rank of the class is admitted
+    return ClassQuota(gpu_class, quota, observed, slots if quota > 0 else 0, nodes)
 
 
 def _warning(cluster: ResolvedCluster, quota: ClassQuota) -> Problem | None:

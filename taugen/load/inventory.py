@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Final, Literal
 
 from taugen.errors import InputError, Problem, ProblemCollector, Rule
-from taugen.load.document import Document, Loc, Position, load_one
+from taugen.load.document import Document, Loc, Position, load_one, read_text
 from taugen.load.validate import validate
 from taugen.models.inventory import ClusterInventory, KubeNode, NodeList
 from taugen.names import label_value_error
@@ -23,6 +24,27 @@ NODELIST: Final = "NodeList"
 RULE: Rule = "inventory"
 INSTANCE_TYPE_LABELS = ("node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type")
 REGION_LABEL = "topology.kubernetes.io/region"
+REGION_LABELS = (REGION_LABEL, "failure-domain.beta.kubernetes.io/region")  # R41: the legacy one last
+EXPORT_HINT = "export with `kubectl get nodes -o yaml` (the YAML of the Node objects, not `kubectl describe`)"
+# R41: `kubectl describe node` prints `Name:` first, then these sections at the left margin.
+_DESCRIBE = re.compile(
+    r"\A\s*Name:[ \t]+\S+[ \t]*\n(?:.*\n)*?(?:Roles|CreationTimestamp|Taints|Conditions):", re.M
+)
+
+
+@dataclass(frozen=True)
+class NodeTaint:
+    """A taint on a Node (R39), as `spec.taints` or the native inventory's `taints` give it."""
+
+    key: str
+    value: str
+    effect: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.key}={self.value}:{self.effect}" if self.value else f"{self.key}:{self.effect}"
+
+
 SITE_HINT = "a site becomes the tau.azure.com/site label value: use letters, digits, '-', '_', '.'"
 
 
@@ -39,6 +61,8 @@ class NodeFacts:
     doc: Document
     base: tuple[str | int, ...]
     form: Form
+    capacity: Mapping[str, Quantity] = field(default_factory=dict)
+    taints: tuple[NodeTaint, ...] | None = None  # None: the inventory does not say (R39)
 
     @property
     def native(self) -> bool:
@@ -48,6 +72,8 @@ class NodeFacts:
         """Position of a field of this node in its file, whichever form it came in."""
         if not self.native and field == "vmSize":
             field, key = "labels", next((k for k in INSTANCE_TYPE_LABELS if k in self.labels), None)
+        if not self.native and field == "site":
+            field, key = "labels", next((k for k in REGION_LABELS if k in self.labels), REGION_LABEL)
         return self.doc.at(self.base + tuple(_field_loc(field, key, native=self.native)))
 
     @property
@@ -63,7 +89,8 @@ def _field_loc(field: str, key: str | None, *, native: bool) -> Loc:
         "name": ["metadata", "name"],
         "labels": ["metadata", "labels"],
         "allocatable": ["status", "allocatable"],
-        "site": ["metadata", "labels", REGION_LABEL],
+        "capacity": ["status", "capacity"],
+        "taints": ["spec", "taints"],
         "ready": ["status", "conditions"],
     }[field]
     return kube if key is None else [*kube, key]
@@ -73,7 +100,7 @@ def _field_loc(field: str, key: str | None, *, native: bool) -> Loc:
 class Inventory:
     doc: Document
     observed_at: datetime
-    observed_at_loc: tuple[str, ...]
+    observed_at_loc: tuple[str | int, ...]
     site: str | None
     nodes: tuple[NodeFacts, ...]
     form: Form
@@ -91,14 +118,16 @@ class Inventory:
         return self.doc.at(["nodes" if "nodes" in self.doc.data else "items"])
 
 
-def load_inventory(path: Path) -> Inventory:
-    doc = load_one(path)
+def load_inventory(path: Path, *, allow_empty: bool = False) -> Inventory:
+    """The inventory at `path`; `allow_empty` lets `inventory import` fill one that lists no nodes."""
+    doc = _document(path)
     kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
     if kind == "ClusterInventory":
         inventory = _native(doc)
     elif kind in ("List", "NodeList"):
         inventory = _kubectl(doc)
     else:
+        _refuse_describe(path, doc.text)
         raise InputError(
             [
                 doc.at(["kind"]).problem(
@@ -108,14 +137,45 @@ def load_inventory(path: Path) -> Inventory:
                 )
             ]
         )
-    _check_nodes(inventory)
+    _check_nodes(inventory, allow_empty)
     return inventory
+
+
+def _document(path: Path) -> Document:
+    try:
+        return load_one(path)
+    except InputError as err:
+        try:
+            text = read_text(path)
+        except InputError:
+            raise err from None
+        _refuse_describe(path, text)
+        raise
+
+
+def _refuse_describe(path: Path, text: str | None) -> None:
+    """R41: pasted `kubectl describe node` text is not YAML a reader can trust; say what to run."""
+    if text is not None and _DESCRIBE.match(text[:4096]):
+        message = "this is `kubectl describe node` text, not a node list"
+        raise InputError([Problem(path, 1, 1, "R41", message, EXPORT_HINT)]) from None
 
 
 def _native(doc: Document) -> Inventory:
     model = validate(ClusterInventory, doc, RULE)
     nodes = tuple(
-        NodeFacts(n.name, n.vmSize, n.site, n.ready, n.allocatable, n.labels, doc, ("nodes", i), NATIVE)
+        NodeFacts(
+            n.name,
+            n.vmSize,
+            n.site,
+            n.ready,
+            n.allocatable,
+            n.labels,
+            doc,
+            ("nodes", i),
+            NATIVE,
+            n.capacity,
+            None if n.taints is None else tuple(NodeTaint(t.key, t.value, t.effect) for t in n.taints),
+        )
         for i, n in enumerate(model.nodes)
     )
     return Inventory(doc, model.observedAt, ("observedAt",), model.site, nodes, NATIVE)
@@ -125,9 +185,9 @@ def _kubectl(doc: Document) -> Inventory:
     model = validate(NodeList, doc, RULE)
     nodes = tuple(_kube_node(doc, i, n) for i, n in enumerate(model.items))
     beats = [
-        c.lastHeartbeatTime
-        for n in model.items
-        for c in n.status.conditions
+        (c.lastHeartbeatTime, ("items", i, "status", "conditions", j, "lastHeartbeatTime"))
+        for i, n in enumerate(model.items)
+        for j, c in enumerate(n.status.conditions)
         if c.type == "Ready" and c.lastHeartbeatTime is not None
     ]
     if not beats:
@@ -140,7 +200,8 @@ def _kubectl(doc: Document) -> Inventory:
                 )
             ]
         )
-    return Inventory(doc, max(beats), ("items",), None, nodes, NODELIST)
+    observed_at, loc = max(beats, key=lambda beat: beat[0])  # the heartbeat R31 dates it by
+    return Inventory(doc, observed_at, loc, None, nodes, NODELIST)
 
 
 def _kube_node(doc: Document, index: int, node: KubeNode) -> NodeFacts:
@@ -152,19 +213,21 @@ def _kube_node(doc: Document, index: int, node: KubeNode) -> NodeFacts:
     return NodeFacts(
         node.metadata.name,
         vm_size,
-        labels.get(REGION_LABEL),
+        next((labels[k] for k in REGION_LABELS if k in labels), None),
         ready,
         node.status.allocatable,
         labels,
         doc,
         ("items", index),
         NODELIST,
+        node.status.capacity,
+        tuple(NodeTaint(t.key, t.value, t.effect) for t in node.spec.taints),
     )
 
 
-def _check_nodes(inventory: Inventory) -> None:
+def _check_nodes(inventory: Inventory, allow_empty: bool) -> None:
     problems = ProblemCollector()
-    if not inventory.nodes:
+    if not inventory.nodes and not allow_empty:
         problems.add(
             inventory.nodes_at.problem(
                 RULE, "the inventory lists no nodes", "export the cluster's nodes into it"

@@ -87,6 +87,8 @@ def merge_locks(ours: Lock, theirs: Lock) -> Lock:
 
 def _merge_entry(ours: ClusterLock, theirs: ClusterLock) -> ClusterLock:
     later = max(ours, theirs, key=lambda e: e.observedAt)
+    earlier = theirs if later is ours else ours
+    sharing = {**earlier.gpuSharing, **later.gpuSharing}  # R38: the later side's units
     namespaces = sorted({*ours.guaranteed, *theirs.guaranteed})
     guaranteed = {  # T6: the larger side, so a decrease on either side is still reported as a risk
         n: _max_marks(ours.guaranteed.get(n, {}), theirs.guaranteed.get(n, {})) for n in namespaces
@@ -96,6 +98,7 @@ def _merge_entry(ours: ClusterLock, theirs: ClusterLock) -> ClusterLock:
         inputsDigest=later.inputsDigest,
         gpuQuota=_max_marks(ours.gpuQuota, theirs.gpuQuota),
         guaranteed=guaranteed,
+        gpuSharing=dict(sorted(sharing.items())),
     )
 
 
@@ -113,4 +116,6 @@ def lock_bytes(lock: Lock) -> bytes:
         entry["observedAt"] = utc_text(lock.clusters[name].observedAt)
         if not entry["guaranteed"]:  # a cluster without guarantees: the lock of before §10
             del entry["guaranteed"]
+        if not entry["gpuSharing"]:
+            del entry["gpuSharing"]  # R38: only shared classes are recorded; a lock without any is as before
     return (json.dumps(data, indent=2, sort_keys=True) + "\n").encode()

@@ -14,6 +14,7 @@ from taugen.models.base import (
     QuantityField,
     StrictModel,
 )
+from taugen.models.platform import Taint
 
 
 class InventoryNode(StrictModel):
@@ -22,7 +23,13 @@ class InventoryNode(StrictModel):
     site: str | None = None
     ready: StrictBool = True
     allocatable: dict[str, QuantityField] = Field(default_factory=dict)
+    capacity: dict[str, QuantityField] = Field(
+        default_factory=dict, description="R40: what the node has, as status.capacity (optional)"
+    )
     labels: dict[str, str] = Field(default_factory=dict)
+    taints: list[Taint] | None = Field(
+        default=None, description="R39: the node's taints; omitted: not known, so not compared"
+    )
 
 
 class ClusterInventory(StrictModel):
@@ -48,12 +55,20 @@ class NodeMetadata(LooseModel):
     labels: dict[str, str] = Field(default_factory=dict)
 
 
+class KubeTaint(LooseModel):
+    key: str
+    value: str = ""
+    effect: str
+
+
 class NodeSpec(LooseModel):
     unschedulable: StrictBool = False
+    taints: list[KubeTaint] = Field(default_factory=list)
 
 
 class NodeStatus(LooseModel):
     allocatable: dict[str, QuantityField] = Field(default_factory=dict)
+    capacity: dict[str, QuantityField] = Field(default_factory=dict)
     conditions: list[NodeCondition] = Field(default_factory=list)
 
 

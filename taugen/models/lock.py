@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, Field, StrictInt, field_validator
 
@@ -30,6 +30,9 @@ class ClusterLock(StrictModel):
     guaranteed: dict[str, dict[str, StrictInt]] = Field(
         default_factory=dict,
         description="T6: namespace -> gpu-class -> resolved guaranteed GPUs (absent: no guarantee)",
+    )
+    gpuSharing: dict[str, Annotated[StrictInt, Field(ge=2)]] = Field(
+        default_factory=dict, description="R38: advertised GPUs per physical GPU of each shared class"
     )
     # Written by taugen 0.1 before R33; read and dropped, never written again.
     treeDigest: str | None = Field(default=None, exclude=True)

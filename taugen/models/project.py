@@ -17,8 +17,9 @@ from taugen.models.base import (
     name_limit,
 )
 from taugen.models.gitops import GitOps, repo_folder
+from taugen.models.platform import DEFAULT_GPU_TAINTS, Taint, TopologyLabels, TopologyPreset
 from taugen.models.share import ClassKey, Share
-from taugen.names import label_key_error
+from taugen.names import label_key_error, label_value_error
 from taugen.quantity import MAX_MAGNITUDE
 
 QueueName = Annotated[DNSSubdomain, name_limit(63, "LocalQueue")]
@@ -36,6 +37,14 @@ def _label_key(value: object) -> object:
 
 
 LabelKey = Annotated[str, BeforeValidator(_label_key)]
+
+
+def _site(value: object) -> object:
+    if isinstance(value, str) and (why := label_value_error(value)):
+        raise invalid(
+            f"site {value!r} {why}", "a site becomes the tau.azure.com/site label value", rule="R15"
+        )
+    return value
 
 
 class Scheduler(StrEnum):
@@ -107,6 +116,16 @@ class Cluster(StrictModel):
     )
     grove: StrictBool = Field(
         default=False, description="scheduler kai: also emit Grove's ClusterTopologyBinding (§8)"
+    )
+    site: Annotated[str, BeforeValidator(_site)] | None = Field(
+        default=None, description="R41: the site of nodes neither they nor the inventory place"
+    )
+    topologyLabels: TopologyPreset | TopologyLabels = Field(
+        default="default", description="R37: a preset (default, eks, gke, nvidia) or the label keys to read"
+    )
+    gpuNodeTaints: Annotated[list[Taint], Field(max_length=8)] = Field(
+        default_factory=lambda: list(DEFAULT_GPU_TAINTS),
+        description="R39: the taints the GPU nodes carry (default sku=gpu:NoSchedule, R24)",
     )
 
     @model_validator(mode="after")

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from taugen.errors import Problem, ProblemCollector
 from taugen.load.inventory import GPU, Inventory, NodeFacts
 from taugen.load.project import ClusterInputs
+from taugen.models.platform import TopologyLabels
 from taugen.models.project import Cluster
-from taugen.resolve.domains import check_tree, topology_labels
+from taugen.resolve.domains import check_tree, sources_of, topology_labels
+from taugen.resolve.gpus import MACHINE, PRODUCT, check_sharing, uncounted_gpus
 from taugen.resolve.labels import GPU_CLASS, OWN_PREFIXES
 from taugen.resolve.rules import RuleSet, check_rules
+from taugen.resolve.taints import taint_warnings
 from taugen.suggest import VERY_CLOSE, closest
 
 
@@ -33,6 +36,12 @@ class ResolvedCluster:
     nodes: tuple[ResolvedNode, ...]  # sorted by name
     rules: RuleSet
     warnings: tuple[Problem, ...]
+    sharing: Mapping[str, int] = field(default_factory=dict)  # R38: shared classes' factors
+
+    @property
+    def sources(self) -> TopologyLabels:
+        """R37: the label keys this cluster's domains are read from."""
+        return sources_of(self.cluster)
 
     @property
     def name(self) -> str:
@@ -45,17 +54,20 @@ class ResolvedCluster:
 
 def resolve(inputs: ClusterInputs) -> ResolvedCluster:
     rule_set = RuleSet(inputs.rules)
+    cluster, inventory = inputs.cluster, inputs.inventory
+    sources = sources_of(cluster)
+    default_site = inventory.site or cluster.site  # R41: the cluster's site is the last fallback
     problems = ProblemCollector()
     problems.extend(check_rules(rule_set))
     nodes: list[ResolvedNode] = []
     placed = []
-    for facts in sorted(inputs.inventory.nodes, key=lambda n: n.name):
-        labels = dict(rule_set.labels_for(facts.vm_size))
+    for facts in sorted(inventory.nodes, key=lambda n: n.name):
+        labels = dict(rule_set.labels_for(facts.vm_size, facts.labels))
         gpu_class = labels.get(GPU_CLASS)
         if gpu_class is None and facts.gpus > 0:
             problems.add(_unclassified(facts, rule_set))
         if gpu_class is not None:
-            topology, found = topology_labels(facts, inputs.inventory.site)
+            topology, found = topology_labels(facts, default_site, sources)
             problems.extend(found)
             labels.update(topology)
             placed.append((facts, labels))
@@ -64,21 +76,48 @@ def resolve(inputs: ClusterInputs) -> ResolvedCluster:
         )
         nodes.append(node)
     problems.raise_if_any()
-    problems.extend(check_tree(placed))
+    problems.extend(check_tree(placed, sources))
+    sharing, errors, shared = check_sharing([(f, labels[GPU_CLASS]) for f, labels in placed])
+    problems.extend(errors)
     problems.raise_if_any()
-    warnings = tuple(w for n in nodes for w in _drift(n))
-    return ResolvedCluster(inputs.cluster, inputs.inventory, tuple(nodes), rule_set, warnings)
+    warnings = (
+        *shared,
+        *uncounted_gpus(inventory.nodes),
+        *taint_warnings(inventory.nodes, cluster.gpuNodeTaints),
+        *(w for n in nodes for w in _drift(n)),
+    )
+    return ResolvedCluster(cluster, inventory, tuple(nodes), rule_set, warnings, sharing)
 
 
 def _unclassified(node: NodeFacts, rule_set: RuleSet) -> Problem:
+    if node.vm_size is None:
+        return _unclassified_by_labels(node)
     known = rule_set.classed_vm_sizes()
-    close = closest(node.vm_size or "", known, VERY_CLOSE)
+    close = closest(node.vm_size, known, VERY_CLOSE)
     guess = f"did you mean {close} ({known[close]})? otherwise " if close else ""
-    return node.at("vmSize" if node.vm_size else "name").problem(
+    return node.at("vmSize").problem(
         "R4",
-        f"node {node.name} (vmSize {node.vm_size or 'unknown'}) has {node.gpus} {GPU} "
-        f"but no rule gives it a {GPU_CLASS}",
-        f"{guess}add an extraNodeLabelRules entry matching vmSize {node.vm_size or '…'} "
+        f"node {node.name} (vmSize {node.vm_size}) has {node.gpus} {GPU} but no rule gives it a {GPU_CLASS}",
+        f"{guess}add an extraNodeLabelRules entry matching vmSize {node.vm_size} "
+        "with a tau.azure.com/gpu-class label",
+    )
+
+
+def _unclassified_by_labels(node: NodeFacts) -> Problem:
+    """R36: a node with no vmSize is matched by the hardware labels it carries."""
+    key = next((k for k in (PRODUCT, MACHINE) if k in node.labels), None)
+    message = f"node {node.name} (no vmSize) has {node.gpus} {GPU} but no rule gives it a {GPU_CLASS}"
+    if key is None:
+        return node.at("name").problem(
+            "R4",
+            message,
+            f"label the node {PRODUCT} (GPU feature discovery does), then add an extraNodeLabelRules "
+            f"entry `match: {{labels: {{{PRODUCT}: [<its value>]}}}}` with a tau.azure.com/gpu-class label",
+        )
+    return node.at("labels", key).problem(
+        "R4",
+        message,
+        f"add an extraNodeLabelRules entry `match: {{labels: {{{key}: [{node.labels[key]}]}}}}` "
         "with a tau.azure.com/gpu-class label",
     )
 

@@ -8,7 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from taugen.errors import Problem
-from taugen.load.inventory import NodeFacts
+from taugen.load.inventory import REGION_LABEL, NodeFacts
+from taugen.models.platform import PRESETS, TopologyLabels
+from taugen.models.project import Cluster
 from taugen.names import label_value_error
 from taugen.resolve.labels import (
     ACCELERATOR_DOMAIN,
@@ -37,29 +39,46 @@ def hostname_of(node: NodeFacts) -> str:
     return node.labels.get(HOSTNAME, node.name)
 
 
-def topology_labels(node: NodeFacts, default_site: str | None) -> tuple[dict[str, str], list[Problem]]:
+def sources_of(cluster: Cluster) -> TopologyLabels:
+    """R37: the cluster's topology label keys, from its preset or its own lists."""
+    chosen = cluster.topologyLabels
+    return PRESETS[chosen] if isinstance(chosen, str) else chosen
+
+
+def source_key(node: NodeFacts, keys: Sequence[str]) -> str | None:
+    """R37: the first of `keys` the node carries (None: the domain is a singleton, R14)."""
+    return next((key for key in keys if key in node.labels), None)
+
+
+def topology_labels(
+    node: NodeFacts, default_site: str | None, sources: TopologyLabels
+) -> tuple[dict[str, str], list[Problem]]:
     """The site, network-domain, accelerator-domain (and infiniband) labels of a GPU node."""
     problems: list[Problem] = []
     site = node.site or default_site
     if site is None:
-        problems.append(
-            node.at("name").problem(
-                "R11",
-                f"node {node.name} has no site and the inventory sets no default site",
-                "set `site:` on the node or at the top of the inventory",
-            )
-        )
+        problems.append(_no_site(node))
     labels = {SITE: site or ""}
-    labels.update(_domain(node, PROVIDER_NETWORK_DOMAIN, NETWORK_DOMAIN, problems))
-    labels.update(_domain(node, PROVIDER_ACCELERATOR_DOMAIN, ACCELERATOR_DOMAIN, problems))
-    if PROVIDER_NETWORK_DOMAIN in node.labels:
+    network = source_key(node, sources.networkDomain)
+    labels.update(_domain(node, network, NETWORK_DOMAIN, problems))
+    labels.update(_domain(node, source_key(node, sources.acceleratorDomain), ACCELERATOR_DOMAIN, problems))
+    if network == PROVIDER_NETWORK_DOMAIN:
         labels[INFINIBAND] = "true"  # R12: an authoritative shared fabric
     return labels, problems
 
 
-def _domain(node: NodeFacts, provider: str, level: str, problems: list[Problem]) -> dict[str, str]:
-    value = node.labels.get(provider)
-    if value is None:
+def _no_site(node: NodeFacts) -> Problem:
+    if node.native:
+        hint = "set `site:` on the node, at the top of the inventory, or on the cluster in taugen.yaml"
+    else:  # R41: a NodeList holds no `site:`; the cluster's is the last fallback
+        hint = f"label the node {REGION_LABEL}, or set `site:` on the cluster in taugen.yaml"
+    message = f"node {node.name} has no site and neither the inventory nor the cluster sets a default site"
+    return node.at("name").problem("R11", message, hint)
+
+
+def _domain(node: NodeFacts, provider: str | None, level: str, problems: list[Problem]) -> dict[str, str]:
+    value = None if provider is None else node.labels[provider]
+    if provider is None or value is None:
         hostname = hostname_of(node)
         if why := label_value_error(hostname):  # R15: it would reach a singleton value
             problems.append(
@@ -89,21 +108,24 @@ class DomainSource:
     reason: str
 
 
-_IMPLIES = {PROVIDER_NETWORK_DOMAIN: "a shared fabric", PROVIDER_ACCELERATOR_DOMAIN: "a shared NVLink island"}
+_IMPLIES = {NETWORK_DOMAIN: "a shared fabric", ACCELERATOR_DOMAIN: "a shared NVLink island"}
 
 
-def domain_source(node: NodeFacts, provider: str) -> DomainSource:
-    """Provider label or singleton, and why (the same rule `_domain` applies)."""
-    if (value := node.labels.get(provider)) is not None:
-        return DomainSource(provider, f"the provider label {provider}={value}")
+def domain_source(node: NodeFacts, keys: Sequence[str], level: str) -> DomainSource:
+    """Provider label or singleton, and why (the same rule `_domain` applies, R37's keys in order)."""
+    if (provider := source_key(node, keys)) is not None:
+        return DomainSource(provider, f"the provider label {provider}={node.labels[provider]}")
     hostname = hostname_of(node)
-    reason = f"the node has no {provider} label, and the same GPU model never implies {_IMPLIES[provider]}"
+    named = " or ".join(keys) if keys else "topology"
+    reason = f"the node has no {named} label, and the same GPU model never implies {_IMPLIES[level]}"
     if singleton(hostname) != SINGLETON + hostname:
         reason += f"; {SINGLETON}{hostname} is not a valid label value, so it is shortened and hashed"
     return DomainSource(None, reason)
 
 
-def check_tree(placed: Sequence[tuple[NodeFacts, dict[str, str]]]) -> list[Problem]:
+def check_tree(
+    placed: Sequence[tuple[NodeFacts, dict[str, str]]], sources: TopologyLabels = PRESETS["default"]
+) -> list[Problem]:
     """R16: an accelerator domain lies in one network domain of one site."""
     sides: dict[str, dict[tuple[str, str], list[NodeFacts]]] = defaultdict(lambda: defaultdict(list))
     for node, labels in placed:
@@ -118,13 +140,15 @@ def check_tree(placed: Sequence[tuple[NodeFacts, dict[str, str]]]) -> list[Probl
             f"{site}/{net}: {', '.join(sorted(n.name for n in nodes))}" for (site, net), nodes in parts
         )
         first_odd = min(parts[1][1], key=lambda n: n.name)
+        key = source_key(first_odd, sources.acceleratorDomain) or PROVIDER_ACCELERATOR_DOMAIN
+        network = source_key(first_odd, sources.networkDomain) or " or ".join(sources.networkDomain)
         problems.append(
-            first_odd.at("labels", PROVIDER_ACCELERATOR_DOMAIN).problem(
+            first_odd.at("labels", key).problem(
                 "R16",
                 f"accelerator domain {domain!r} is split across {len(parts)} network domains or sites "
                 f"({described})",
                 "an NVLink island lies in one fabric of one site: fix the nodes' "
-                f"{PROVIDER_NETWORK_DOMAIN} or {PROVIDER_ACCELERATOR_DOMAIN} labels",
+                f"{network or 'network-domain'} or {key} labels",
             )
         )
     return problems

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache
 
 from taugen.errors import Problem
@@ -44,12 +44,20 @@ BUILTIN_RULES = tuple(
 )
 
 
+NO_LABELS: Mapping[str, str] = {}
+
+
 class RuleSet:
-    """Labels per vmSize (R1: exact match ignoring ASCII case; R2: the last rule wins)."""
+    """Labels per node (R1: vmSize exactly, ignoring ASCII case; R36: node labels; R2: the last rule wins)."""
 
     def __init__(self, extra: Iterable[LoadedRule]) -> None:
         self.rules = (*BUILTIN_RULES, *extra)
-        self.labels_for = cache(self._labels_for)
+        # Only the label keys some rule reads make two nodes differ: the cache key is their values.
+        self._keys = tuple(sorted({key for loaded in self.rules for key in loaded.rule.match.labels}))
+        self._cached = cache(self._labels_for)
+
+    def labels_for(self, vm_size: str | None, labels: Mapping[str, str] = NO_LABELS) -> dict[str, str]:
+        return self._cached(vm_size, tuple(labels.get(key) for key in self._keys))
 
     def classed_vm_sizes(self) -> dict[str, str]:
         """Every vmSize some rule gives a gpu-class, with that class (for did-you-mean hints)."""
@@ -64,29 +72,30 @@ class RuleSet:
         return frozenset(c for loaded in self.rules if (c := loaded.rule.labels.get(GPU_CLASS)) is not None)
 
     def _sizes(self) -> list[str]:
-        return sorted({size for loaded in self.rules for size in loaded.rule.match.vmSizes})
+        return sorted({size for loaded in self.rules for size in loaded.rule.match.sizes})
 
-    def _labels_for(self, vm_size: str | None) -> dict[str, str]:
+    def _matching(self, vm_size: str | None, values: tuple[str | None, ...]) -> list[LoadedRule]:
+        node = dict(zip(self._keys, values, strict=True))
+        wanted = _fold(vm_size) if vm_size is not None else None
+        return [loaded for loaded in self.rules if _matches(loaded.rule.match, wanted, node)]
+
+    def _labels_for(self, vm_size: str | None, values: tuple[str | None, ...]) -> dict[str, str]:
         labels: dict[str, str] = {}
-        if vm_size is None:
-            return labels
-        wanted = _fold(vm_size)
-        for loaded in self.rules:
-            if any(_fold(size) == wanted for size in loaded.rule.match.vmSizes):
-                labels.update(loaded.rule.labels)
+        for loaded in self._matching(vm_size, values):
+            labels.update(loaded.rule.labels)
         return labels
 
-    def sources_for(self, vm_size: str | None) -> dict[str, list[LoadedRule]]:
-        """Per label key, every rule that sets it for `vm_size`, in order: the last one wins (R2).
+    def sources_for(
+        self, vm_size: str | None, labels: Mapping[str, str] = NO_LABELS
+    ) -> dict[str, list[LoadedRule]]:
+        """Per label key, every rule that sets it for the node, in order: the last one wins (R2).
 
         Provenance for `taugen explain`: computed for one node on demand, never during a build.
         """
         sources: dict[str, list[LoadedRule]] = {}
-        wanted = _fold(vm_size) if vm_size is not None else None
-        for loaded in self.rules:
-            if wanted is not None and any(_fold(size) == wanted for size in loaded.rule.match.vmSizes):
-                for key in loaded.rule.labels:
-                    sources.setdefault(key, []).append(loaded)
+        for loaded in self._matching(vm_size, tuple(labels.get(key) for key in self._keys)):
+            for key in loaded.rule.labels:
+                sources.setdefault(key, []).append(loaded)
         return sources
 
     def series_to_class(self) -> dict[str, str]:
@@ -97,6 +106,20 @@ class RuleSet:
             if series is not None:
                 mapping[series] = loaded.rule.labels.get(GPU_CLASS, "?")
         return mapping
+
+
+def _matches(match: RuleMatch, vm_size: str | None, labels: Mapping[str, str | None]) -> bool:
+    """R1 and R36: every matcher the rule gives holds (both, when it gives both)."""
+    if match.sizes and (vm_size is None or all(_fold(size) != vm_size for size in match.sizes)):
+        return False
+    return all(labels.get(key) in values for key, values in match.labels.items())
+
+
+def matcher_text(match: RuleMatch) -> str:
+    """The rule's matcher as explain prints it: `vmSizes A, B` and/or `labels k in (v, w)`."""
+    parts = [f"vmSizes {', '.join(match.sizes)}"] if match.sizes else []
+    parts += [f"labels {key} in ({', '.join(values)})" for key, values in match.labels.items()]
+    return "; ".join(parts)
 
 
 def _fold(text: str) -> str:

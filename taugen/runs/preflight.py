@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from taugen.compile.backends.kueue import CPU_FLAVOR
 from taugen.compile.slot import no_slot_reason
 from taugen.context.kueue_tree import CompiledQueue, Flavor, KueueTree
+from taugen.models.platform import DEFAULT_GPU_TAINTS, taint_text
 from taugen.quantity import Quantity
 from taugen.resolve.labels import GPU_CLASS
 from taugen.runs.capacity import Domain
@@ -90,7 +91,11 @@ def _flavor(context: RunContext, tree: KueueTree, queue: CompiledQueue) -> tuple
         return None, Check("flavor", False, f"no ResourceFlavor has nodeLabels {GPU_CLASS}={gpu_class}")
     queued = [f for f in matching if queue.flavor(f.name) is not None]
     chosen = (queued or matching)[0]
-    return chosen, Check("flavor", True, f"{chosen.name} (nodeLabels {GPU_CLASS}={gpu_class})")
+    taints = context.state.cluster.gpuNodeTaints
+    tolerated = (
+        "" if tuple(taints) == DEFAULT_GPU_TAINTS else f", tolerating {', '.join(map(taint_text, taints))}"
+    )
+    return chosen, Check("flavor", True, f"{chosen.name} (nodeLabels {GPU_CLASS}={gpu_class}{tolerated})")
 
 
 def _quota(

@@ -3,11 +3,13 @@ scheduler's contract (§7 for Kueue, K4/K5 for KAI: taugen/runs/contracts.py).""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from taugen.choices import RENDER_FORMATS
 from taugen.compile.manifest import annotate, label, object_
 from taugen.emit.canonical import dump, ordered
+from taugen.models.platform import Taint
 from taugen.models.run import Launcher, Workload
 from taugen.resolve.labels import GPU_CLASS
 from taugen.runs import lws, torchrun
@@ -17,7 +19,16 @@ from taugen.runs.contracts import contract_of
 Format = Literal["manifest", "patch"]
 FORMATS: tuple[Format, ...] = RENDER_FORMATS
 CONTAINER = "main"
-GPU_TOLERATION = {"key": "sku", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"}  # R24
+
+
+def gpu_tolerations(taints: Sequence[Taint]) -> list[dict[str, str]]:
+    """R24, R39: a GPU run tolerates the taints of its cluster's GPU nodes (gpuNodeTaints)."""
+    return [
+        {"key": t.key, "operator": "Equal", "value": t.value, "effect": t.effect}
+        if t.value
+        else {"key": t.key, "operator": "Exists", "effect": t.effect}
+        for t in taints
+    ]
 
 
 def render(context: RunContext, fmt: Format = "manifest") -> str:
@@ -86,7 +97,8 @@ def pod_contract(context: RunContext) -> dict[str, Any]:
     }
     if context.policy.gpu_class is not None:
         pod["nodeSelector"] = {GPU_CLASS: context.policy.gpu_class}
-        pod["tolerations"] = [dict(GPU_TOLERATION)]
+        if tolerations := gpu_tolerations(context.state.cluster.gpuNodeTaints):
+            pod["tolerations"] = tolerations
     return pod
 
 

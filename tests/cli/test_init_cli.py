@@ -145,3 +145,23 @@ def test_completion_completes_commands() -> None:
     env = {"_TAUGEN_COMPLETE": "bash_complete", "COMP_WORDS": "taugen ini", "COMP_CWORD": "1"}
     result = CliRunner().invoke(main, [], env=env, prog_name="taugen")
     assert result.output.split() == ["plain,init"]
+
+
+@pytest.mark.parametrize(
+    ("platform", "nodes"),
+    [("eks", "eks-p4d.yaml"), ("gke", "gke-a3-a4.yaml"), ("onprem", "gb200-nvl72.yaml")],
+)
+def test_r36_r41_init_platform_builds_that_platforms_nodelist(
+    tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch, platform: str, nodes: str
+) -> None:
+    result = run("init", tmp_path / "config", "--cluster", CLUSTER, "--platform", platform)
+    assert result.exit_code == 0, result.output
+    monkeypatch.chdir(tmp_path / "config")
+    data = REPO / "tests" / "data" / "platforms" / nodes
+    (tmp_path / "config" / "inventory" / f"{CLUSTER}.yaml").write_bytes(data.read_bytes())
+    build = run("build")
+    assert build.exit_code == 0, build.output
+    warned = [line for line in build.output.splitlines() if ": warning: " in line]
+    expected = 1 if platform != "onprem" else 5  # onprem: the GB200 trays carry no nvidia.com/gpu taint (R39)
+    assert (len(warned), warned[0].endswith("[R26]")) == (expected, True)
+    assert all(line.endswith("[R39]") for line in warned[1:])

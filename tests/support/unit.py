@@ -151,6 +151,8 @@ def kube_node(
     if gpus:
         allocatable["nvidia.com/gpu"] = str(gpus)
     spec: dict[str, Any] = {"providerID": f"azure:///x/{name}"}
+    if gpus:  # an AKS GPU pool created with --node-taints sku=gpu:NoSchedule (R24, R39)
+        spec["taints"] = [{"effect": "NoSchedule", "key": "sku", "value": "gpu"}]
     if unschedulable is not None:
         spec["unschedulable"] = unschedulable
     return {

@@ -15,16 +15,17 @@ from taugen.context.cluster import ClusterView
 from taugen.errors import InputError
 from taugen.load.inventory import NodeFacts
 from taugen.load.rules import LoadedRule
+from taugen.models.platform import taint_text
 from taugen.resolve.cluster import ResolvedNode
 from taugen.resolve.domains import domain_source, hostname_of
 from taugen.resolve.labels import (
     ACCELERATOR_DOMAIN,
     INFINIBAND,
     NETWORK_DOMAIN,
-    PROVIDER_ACCELERATOR_DOMAIN,
     PROVIDER_NETWORK_DOMAIN,
     SITE,
 )
+from taugen.resolve.rules import matcher_text
 from taugen.suggest import closest
 
 
@@ -55,6 +56,7 @@ class NodeExplanation:
     labels: tuple[LabelOrigin, ...]
     hostname: str | None  # the hostname level's value (the kubelet's label); None without a class
     flavor: str  # the ResourceFlavor whose nodeLabels select the node (R23, R24)
+    taints: tuple[str, ...] = ("sku=gpu:NoSchedule",)  # the GPU flavor's nodeTaints (R24, R39)
 
     @property
     def counts_toward_quota(self) -> bool:
@@ -68,7 +70,7 @@ class NodeExplanation:
 def explain_node(view: ClusterView, name: str) -> NodeExplanation:
     node = _find(view, name)
     facts = node.facts
-    sources = view.resolved.rules.sources_for(facts.vm_size)
+    sources = view.resolved.rules.sources_for(facts.vm_size, facts.labels)
     labels = tuple(_origin(view, facts, k, v, sources.get(k, [])) for k, v in node.labels.items())
     if labels and _partial_nodes(view):  # §4: on every object taugen writes, the partial Node too
         labels = tuple(sorted((*labels, MANAGED_BY_ORIGIN), key=lambda o: o.key))
@@ -83,6 +85,7 @@ def explain_node(view: ClusterView, name: str) -> NodeExplanation:
         labels,
         hostname_of(facts) if node.gpu_class else None,
         flavor_name(node.gpu_class) if node.gpu_class else CPU_FLAVOR,
+        tuple(taint_text(t) for t in view.cluster.gpuNodeTaints),
     )
 
 
@@ -113,8 +116,9 @@ def _origin(
         return LabelOrigin(key, value, "site", site_source(facts), "R11")
     if key == INFINIBAND:
         return LabelOrigin(key, value, "provider label", PROVIDER_NETWORK_DOMAIN, "R12")
-    provider = {NETWORK_DOMAIN: PROVIDER_NETWORK_DOMAIN, ACCELERATOR_DOMAIN: PROVIDER_ACCELERATOR_DOMAIN}[key]
-    source = domain_source(facts, provider)
+    topology = view.resolved.sources  # R37: the cluster's keys, first carried wins
+    keys = {NETWORK_DOMAIN: topology.networkDomain, ACCELERATOR_DOMAIN: topology.acceleratorDomain}[key]
+    source = domain_source(facts, keys, key)
     rule = "R12" if key == NETWORK_DOMAIN else "R13"
     if source.provider_label is not None:
         return LabelOrigin(key, value, "provider label", source.provider_label, rule)
@@ -127,8 +131,8 @@ def _overridden(view: ClusterView, loaded: LoadedRule, key: str) -> str:
 
 
 def _rule_source(view: ClusterView, loaded: LoadedRule, key: str) -> tuple[str, str]:
-    sizes = ", ".join(loaded.rule.match.vmSizes)
+    matcher = matcher_text(loaded.rule.match)
     at = loaded.label_at(key, of_key=True)
     if at is None:
-        return "built-in rule", f"vmSizes {sizes}"
-    return "rule", f"{view.relative(at.path)}:{at.line}:{at.col} (vmSizes {sizes})"
+        return "built-in rule", matcher
+    return "rule", f"{view.relative(at.path)}:{at.line}:{at.col} ({matcher})"

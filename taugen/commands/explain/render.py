@@ -67,7 +67,8 @@ def _counting(found: NodeExplanation) -> list[str]:
         "counts:",
         f"  quota  its {found.gpus} {GPU} count toward gpu-class {found.gpu_class}, Ready or not (R26)",
         f"  slots  {slot}",
-        f"flavor: {found.flavor} (nodeLabels {GPU_CLASS}={found.gpu_class}, taint sku=gpu:NoSchedule, R24)",
+        f"flavor: {found.flavor} (nodeLabels {GPU_CLASS}={found.gpu_class}, "
+        f"taint {', '.join(found.taints)}, R24)",
     ]
 
 

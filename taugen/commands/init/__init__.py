@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from taugen.choices import DEFAULT_CLUSTER, DEFAULT_REPO_URL
+from taugen.choices import DEFAULT_CLUSTER, DEFAULT_REPO_URL, Platform
 from taugen.commands.init.files import Context, scaffold_files
 from taugen.errors import TaugenError
 from taugen.names import dns1123_label_error
@@ -21,11 +21,13 @@ class InitRefused(TaugenError):
     """init would overwrite a file, or was given a bad cluster name: nothing was written."""
 
 
-def init(target: Path, cluster: str = DEFAULT_CLUSTER, repo_url: str = DEFAULT_REPO_URL) -> list[str]:
+def init(
+    target: Path, cluster: str = DEFAULT_CLUSTER, repo_url: str = DEFAULT_REPO_URL, platform: Platform = "aks"
+) -> list[str]:
     """Write the scaffold into target (created if missing); the relative paths written."""
     if why := dns1123_label_error(cluster):
         raise InitRefused(f"--cluster {cluster!r} {why}; use a DNS-1123 label such as eastus-prod")
-    content = scaffold_files(Context(cluster, repo_url))
+    content = scaffold_files(Context(cluster, repo_url, platform))
     _refuse_links(target, list(content))
     _refuse_existing(target, list(content))
     write_files(target, content)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from importlib.resources import files
 
 from taugen import __version__
+from taugen.choices import Platform
 from taugen.models.schemas import schema_files
 
 SCHEMAS_DIR = "schemas"  # the input kinds' JSON Schemas, for the `yaml-language-server` lines
@@ -16,14 +17,17 @@ TAUGEN_GIT = "https://github.com/tau-azure/taugen"  # pre-commit and CI install 
 class Context:
     cluster: str
     repo_url: str
+    platform: Platform = "aks"
 
 
-def _templates(cluster: str) -> dict[str, str]:
+def _templates(cluster: str, platform: Platform) -> dict[str, str]:
     """Target path in the new repository -> template file in taugen/commands/init/templates/."""
     return {
         "taugen.yaml": "taugen.yaml",
         f"inventory/{cluster}.yaml": "inventory.yaml",
-        "values/tau-core-controller.yaml": "tau-core-controller.yaml",
+        "values/tau-core-controller.yaml": "tau-core-controller.yaml"
+        if platform == "aks"
+        else f"rules-{platform}.yaml",
         ".pre-commit-config.yaml": "pre-commit-config.yaml",
         ".github/workflows/taugen.yaml": "github-workflow.yaml",
         ".gitlab-ci.yml": "gitlab-ci.yml",
@@ -33,9 +37,16 @@ def _templates(cluster: str) -> dict[str, str]:
     }
 
 
+def _template(name: str) -> str:
+    return files("taugen.commands.init").joinpath("templates", name).read_text(encoding="utf-8")
+
+
 def _render(template: str, context: Context) -> bytes:
-    text = files("taugen.commands.init").joinpath("templates", template).read_text(encoding="utf-8")
+    text = _template(template)
+    # The cluster fields that fit the platform (R37, R39, R41); AKS needs none.
+    platform = "" if context.platform == "aks" else _template(f"platform-{context.platform}.yaml")
     for key, value in (
+        ("__PLATFORM__", platform),
         ("__CLUSTER__", context.cluster),
         ("__REPO_URL__", context.repo_url),
         ("__TAUGEN_GIT__", TAUGEN_GIT),
@@ -46,6 +57,9 @@ def _render(template: str, context: Context) -> bytes:
 
 def scaffold_files(context: Context) -> dict[str, bytes]:
     """Relative path -> bytes, in a fixed order: the same context gives the same bytes."""
-    out = {path: _render(template, context) for path, template in _templates(context.cluster).items()}
+    out = {
+        path: _render(template, context)
+        for path, template in _templates(context.cluster, context.platform).items()
+    }
     out |= {f"{SCHEMAS_DIR}/{name}": text for name, text in sorted(schema_files().items())}
     return out

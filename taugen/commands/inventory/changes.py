@@ -1,8 +1,9 @@
 """What a live node list changes in an inventory, fact by fact (issue 11: `inventory import`).
 
 Facts are what the cluster knows better than Git: vmSize, site (when the node has a region
-label), readiness, allocatable, and the provider's `net.unbounded-cloud.io/` labels. Every
-other field and label of the inventory was written by hand and is kept.
+label), readiness, allocatable, taints (R39) and the provider labels taugen reads: the fabric
+labels of every topology preset and NVIDIA's `nvidia.com/` hardware labels that rules match
+(R36, R37). Every other field and label of the inventory was written by hand and is kept.
 """
 
 from __future__ import annotations
@@ -10,10 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from taugen.load.inventory import Inventory, NodeFacts
+from taugen.load.inventory import Inventory, NodeFacts, NodeTaint
 from taugen.quantity import Quantity
 
-PROVIDER_PREFIX = "net.unbounded-cloud.io/"
+PROVIDER_PREFIX = (
+    "net.unbounded-cloud.io/",
+    "nvidia.com/",
+    "topology.k8s.aws/",
+    "cloud.google.com/gce-topology-",
+    "network.topology.nvidia.com/",
+)
 
 
 @dataclass(frozen=True)
@@ -61,7 +68,15 @@ def node_changes(old: NodeFacts, new: NodeFacts, default_site: str | None) -> li
         found.append(f"ready {str(old.ready).lower()} -> {str(new.ready).lower()}")
     found += _map_changes("allocatable", _quantities(old.allocatable), _quantities(new.allocatable))
     found += _map_changes("label", provider_labels(old.labels), provider_labels(new.labels))
+    if old.taints is not None and new.taints is not None and _texts(old.taints) != _texts(new.taints):
+        found.append(
+            f"taints {', '.join(_texts(old.taints)) or 'none'} -> {', '.join(_texts(new.taints)) or 'none'}"
+        )
     return found
+
+
+def _texts(taints: tuple[NodeTaint, ...]) -> list[str]:
+    return sorted(t.text for t in taints)
 
 
 def _quantities(values: Mapping[str, Quantity]) -> dict[str, str]:

@@ -16,7 +16,7 @@ from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from taugen.commands.inventory.changes import PROVIDER_PREFIX, provider_labels
-from taugen.load.inventory import Inventory, NodeFacts
+from taugen.load.inventory import Inventory, NodeFacts, NodeTaint
 from taugen.quantity import Quantity
 from taugen.timestamps import utc_text
 
@@ -30,6 +30,7 @@ def refreshed_text(text: str, live: Inventory) -> str:
     default_site = data.get("site")
     new = {n.name: n for n in live.nodes}
     nodes = data["nodes"]
+    nodes.fa.set_block_style()  # `nodes: []` of an empty inventory becomes a block list
     for index in reversed(range(len(nodes))):
         if nodes[index]["name"] not in new:
             del nodes[index]
@@ -77,6 +78,25 @@ def update_node(item: CommentedMap, node: NodeFacts, default_site: str | None) -
         allocatable = item["allocatable"] = CommentedMap()
     _sync_quantities(allocatable, node.allocatable)
     _sync_labels(item, provider_labels(node.labels))
+    _sync_taints(item, node)
+
+
+def _sync_taints(item: CommentedMap, node: NodeFacts) -> None:
+    """R39: the node's taints, once it has any or the inventory lists them; kept in the live order."""
+    if node.taints is None or (not node.taints and "taints" not in item):
+        return
+    live = [_taint(t) for t in node.taints]
+    current = item.get("taints")
+    if not isinstance(current, list) or [dict(t) for t in current] != [dict(t) for t in live]:
+        item["taints"] = live
+
+
+def _taint(taint: NodeTaint) -> CommentedMap:
+    item = CommentedMap(key=taint.key)
+    if taint.value:
+        item["value"] = taint.value
+    item["effect"] = taint.effect
+    return item
 
 
 def _put(item: CommentedMap, key: str, value: Any, after: str) -> None:
@@ -132,4 +152,5 @@ def new_node(node: NodeFacts, default_site: str | None, flow: bool) -> Commented
         allocatable.fa.set_flow_style()
     item["allocatable"] = allocatable
     _sync_labels(item, provider_labels(node.labels))
+    _sync_taints(item, node)
     return item

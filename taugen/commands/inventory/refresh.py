@@ -17,8 +17,9 @@ from taugen.commands.inventory.edit import refreshed_text
 from taugen.context.project import pick_cluster
 from taugen.errors import InputError
 from taugen.load.document import read_text
-from taugen.load.inventory import NATIVE, Form, Inventory, load_inventory
+from taugen.load.inventory import GPU, NATIVE, Form, Inventory, load_inventory
 from taugen.load.project import load_project
+from taugen.resolve.gpus import MACHINE, PRODUCT
 from taugen.timestamps import utc_text
 from taugen.write.safewrite import refuse_unsafe, write_file
 
@@ -37,7 +38,9 @@ def import_nodes(source: Path, target: Path, dry_run: bool) -> ImportResult:
     if not dry_run:
         refuse_unsafe(target)  # before reading it: a link is never followed
     live = _live(source)
-    current = load_inventory(target)
+    current = load_inventory(target, allow_empty=True)  # R36: an empty inventory is filled
+    if current.form == NATIVE:
+        _describable(live)
     text = read_text(target)
     new_text = refreshed_text(text, live) if current.form == NATIVE else read_text(source)
     changed = new_text != text
@@ -66,6 +69,23 @@ def _live(source: Path) -> Inventory:
             ]
         )
     return live
+
+
+def _describable(live: Inventory) -> None:
+    """R36: a GPU node with no vmSize is described by its hardware labels, or not written at all."""
+    problems = [
+        node.at("name").problem(
+            "R36",
+            f"node {node.name} has {node.gpus} {GPU} but neither an instance-type label nor "
+            f"{PRODUCT} or {MACHINE}: no rule could give it a gpu-class",
+            f"install NVIDIA GPU feature discovery (it labels {PRODUCT}), or label the node "
+            "node.kubernetes.io/instance-type, then export it again",
+        )
+        for node in live.nodes
+        if node.gpus > 0 and node.vm_size is None and not {PRODUCT, MACHINE} & set(node.labels)
+    ]
+    if problems:
+        raise InputError(problems)
 
 
 def _write_atomically(target: Path, text: str) -> None:

@@ -22,6 +22,7 @@ from taugen.compile.guarantee import Guarantees
 from taugen.compile.manifest import Manifest, annotate, object_
 from taugen.compile.quota import ClassQuota
 from taugen.errors import InputError
+from taugen.models.platform import Taint
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.resolve.labels import GPU_CLASS, LEVELS
 
@@ -71,7 +72,7 @@ class KueueBackend:
                 ),
             ),
             Manifest(FLAVORS_FILE, object_(API, "ResourceFlavor", CPU_FLAVOR, spec={})),
-            *(_gpu_flavor(q) for q in quotas),
+            *(_gpu_flavor(q, cluster.cluster.gpuNodeTaints) for q in quotas),
             *_queues(cluster, quotas, guarantees),
             *_local_queues(cluster, guarantees),
         ]
@@ -84,14 +85,19 @@ def _workload_priority_classes() -> list[Manifest]:
     ]
 
 
-def _gpu_flavor(quota: ClassQuota) -> Manifest:
+def flavor_taints(taints: Sequence[Taint]) -> list[dict[str, str]]:
+    """R24, R39: the flavor's nodeTaints, as the cluster's GPU nodes carry them."""
+    return [{"key": t.key, **({"value": t.value} if t.value else {}), "effect": t.effect} for t in taints]
+
+
+def _gpu_flavor(quota: ClassQuota, taints: Sequence[Taint]) -> Manifest:
     obj = object_(
         API,
         "ResourceFlavor",
         flavor_name(quota.gpu_class),
-        spec={  # R24
+        spec={  # R24; R39: a cluster whose GPU nodes carry no taint sets gpuNodeTaints: []
             "nodeLabels": {GPU_CLASS: quota.gpu_class},
-            "nodeTaints": [{"key": "sku", "value": "gpu", "effect": "NoSchedule"}],
+            **({"nodeTaints": flavor_taints(taints)} if taints else {}),
             "topologyName": TOPOLOGY,
         },
     )
