@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence, Set
 
 from taugen.errors import Problem
-from taugen.load.profiles import LoadedProfile
+from taugen.load.profiles import BUILTIN_PROFILES, LoadedProfile
 from taugen.resolve.rules import RuleSet
 from taugen.suggest import CLOSE, closest
 
@@ -30,13 +30,15 @@ def unknown_class_hint(value: str, known: Set[str]) -> str:
 def profile_class_warnings(profiles: Sequence[LoadedProfile], known: Set[str]) -> list[Problem]:
     """A profile whose gpu-class no rule gives but is near one a rule gives (a typo).
 
-    A warning, never an error: the catalog lists such a profile as not ready (R30), as it
-    lists a built-in profile for hardware no rule here gives (gb200-186gb), which is not near
-    any class and so says nothing.
+    A warning, never an error: the catalog lists such a profile as not ready (R30). The built-in
+    profiles are not the user's to fix: one for hardware no rule here gives (gb200-186gb on a
+    cluster of b200-180gb) says nothing.
     """
     found = []
     for loaded in profiles:
         value = loaded.profile.policy.gpu_class
+        if loaded.doc.path.is_relative_to(BUILTIN_PROFILES):
+            continue
         if value is None or value in known or closest(value, known, CLOSE) is None:
             continue
         name = loaded.profile.metadata.name
