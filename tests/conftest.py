@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,11 @@ import pytest
 from click.testing import CliRunner, Result
 
 from taugen.cli import main
+
+# cel-python raises the recursion limit to 2500 each time it makes an environment (validate's
+# CEL rules, in every build). Raised once here, before any test, so a hypothesis test that first
+# builds does not see the limit change under it (HypothesisWarning when run on its own).
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 2500))
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
