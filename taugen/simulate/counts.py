@@ -45,9 +45,10 @@ def fill_counts(
     request = wanted({**per_pod, PODS: per_pod.get(PODS, 0) + 1})
     state: dict[DomainPath, int] = {}
     stats = Exclusions()
+    filters = (tolerations, selector)
     for leaf in tree.leaves():
         stats.total += 1
-        state[leaf.path] = _leaf(tree, leaf.path, request, free, (tolerations, selector), within, stats)
+        state[leaf.path] = _leaf(tree, leaf.path, request, free, filters, within, stats)
     for depth in range(len(tree.levels) - 2, -1, -1):
         for domain in tree.per_level[depth]:
             state[domain.path] = sum(state[c.path] for c in domain.children)
