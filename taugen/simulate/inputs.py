@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from taugen.compile.backends.kueue import CPU_FLAVOR, SLOT, TOPOLOGY
 from taugen.compile.common import PRIORITY_TIERS
@@ -42,8 +43,13 @@ def sim_input(
     flavor_of = _flavor_of_class(tree)
     nodes = tuple(_node(n, flavor_of, labels, slots) for n in state.resolved.nodes)
     cohort = any(q.cohort is not None for q in tree.queues)
-    runs = tuple(_run(c, flavor_of, slots, queue_of(tree, c) if cohort else None) for c in contexts)
-    problems = _unknown_nodes(loaded, {n.name for n in nodes}, {r.key.split("/")[1]: r for r in runs})
+    runs = tuple(
+        replica
+        for c in contexts
+        for replica in _replicas(_run(c, flavor_of, slots, queue_of(tree, c) if cohort else None), c)
+    )
+    named = {c.run.metadata.name for c in contexts}
+    problems = _unknown_nodes(loaded, {n.name for n in nodes}, named)
     if problems:
         raise InputError(problems)
     keys = {r.key.split("/")[1]: r.key for r in runs}
@@ -120,17 +126,29 @@ def _run(
     )
 
 
+def _replicas(run: SimRun, context: RunContext) -> tuple[SimRun, ...]:
+    """K5: Kueue admits each replica of a LeaderWorkerSet as its own workload, its leader and
+    workers one PodSet group that shares the run's domain: here a run `<name>-<i>` (the
+    leader pod's name) of `size` pods, pod 0 the leader. Same priority and creation time, so
+    replicas are admitted in index order."""
+    if context.run.workload != Workload.LEADERWORKERSET:
+        return (run,)
+    size = context.run.size
+    one = replace(run, count=size, plan=None)
+    return tuple(replace(one, key=f"{run.key}-{i}") for i in range(context.run.replicas))
+
+
 def _blocked(context: RunContext, slots: bool) -> str | None:
     if context.not_ready is not None:
         return f"profile not ready: {context.not_ready}"
     if context.host_slot and not slots:
         return no_slot_reason()
-    if context.run.workload == Workload.LEADERWORKERSET:
-        return "LeaderWorkerSet runs are not simulated yet (K5): only Jobs are"
+    if context.run.workload == Workload.LEADERWORKERSET and getattr(context.run, "admitted", None):
+        return "an already admitted LeaderWorkerSet is not simulated (K5): `admitted` is a Job's rank plan"
     return None
 
 
-def _unknown_nodes(loaded: LoadedWorkloads, nodes: set[str], runs: dict[str, SimRun]) -> list[Problem]:
+def _unknown_nodes(loaded: LoadedWorkloads, nodes: set[str], runs: set[str]) -> list[Problem]:
     where, ws = loaded.doc, loaded.workloads
     hint = "name a node of the cluster's inventory"
     found = [

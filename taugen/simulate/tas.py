@@ -28,6 +28,7 @@ class PodRequest:
     mode: Mode
     level: str | None = None  # ignored when unconstrained (the lowest level is used)
     tolerations: tuple[Toleration, ...] = ()
+    selector: tuple[tuple[str, str], ...] = ()  # the pod's node selector (host leaves only)
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ def find_assignment(
     index = (
         len(tree.levels) - 1 if request.mode == "unconstrained" else tree.levels.index(request.level or "")
     )
-    state, stats = fill_counts(tree, request.per_pod, free, request.tolerations, within)
+    state, stats = fill_counts(tree, request.per_pod, free, request.tolerations, within, request.selector)
     fit = _Fit(tree, state, stats, request).level(index)
     if isinstance(fit, NoFit):
         return fit

@@ -51,6 +51,7 @@ class TasNode:
     name: str
     path: DomainPath
     taints: tuple[Taint, ...] = ()
+    labels: frozenset[tuple[str, str]] = frozenset()  # what a pod's node selector is matched to
 
 
 @dataclass(frozen=True)

@@ -127,3 +127,35 @@ def test_negative_requests_are_bad_input(run: Run, project: Path, tmp_path: Path
         f"{bad}:14:21: error: nvidia.com/gpu is negative (-8) [S1]\n"
         "  hint: a running pod requests a value >= 0\n"
     )
+
+
+def test_leaderworkerset_replicas_each_take_one_domain(run: Run, project: Path, tmp_path: Path) -> None:
+    """K5, S3: each replica is its own workload whose leader and workers share one NVLink
+    domain: replica 0 takes the smallest island that holds it (nvl72-b, 2 hosts), replica 1
+    the next (nvl72-a); quota is asked per replica, and the third's 8 GPUs exceed what is left."""
+    lws = {
+        "metadata": {"name": "serve", "namespace": "team-b"},
+        "createdAt": "2026-11-29T10:00:00Z",
+        "profile": "gb200-island",
+        "workload": "leaderworkerset",
+        "replicas": 3,
+        "size": 2,
+        "resources": {"nvidia.com/gpu": 4},
+    }
+    doc = {"kind": "WorkloadSet", "runs": [lws]}
+    result = run("simulate", write_yaml(tmp_path / "lws.yaml", doc), "-c", project, "-o", "json")
+    assert result.exit_code == 0, result.output
+    runs = json.loads(result.stdout)["runs"]
+    quota = (
+        "quota: nvidia.com/gpu in flavor taugrid-gb200-186gb: "
+        "the run requests 8, 4 of the nominal 20 is unused"
+    )
+    got = [(r["name"], r["status"], [h["host"] for h in r["hosts"]], r["reason"]) for r in runs]
+    assert got == [
+        ("serve-0", "admitted", ["gb200-b0", "gb200-b1"], None),
+        ("serve-1", "admitted", ["gb200-a0", "gb200-a1"], None),
+        ("serve-2", "pending", [], quota),
+    ]
+    assert [r["ranks"] for r in runs[:1]] == [
+        [{"rank": 0, "host": "gb200-b0"}, {"rank": 1, "host": "gb200-b1"}]
+    ]
