@@ -48,7 +48,19 @@ class Node:
         return max(0, self.local_quota(fr) - self.usage.get(fr, 0))
 
     def borrowing_with(self, fr: FlavorResource, amount: int) -> bool:
-        return self.nominal(fr) < self.usage.get(fr, 0) + amount
+        """Kueue's BorrowingWith: a ClusterQueue past its nominal quota, a Cohort past its
+        subtree quota (its own plus what its members lend it)."""
+        limit = self.nominal(fr) if self.queue is not None else self.subtree.get(fr, 0)
+        return limit < self.usage.get(fr, 0) + amount
+
+    def height(self) -> int:
+        """Kueue's getNodeHeight: 1 for a Cohort with members, one more per level of child
+        Cohorts below it (how far a run borrows, which orders a scheduling cycle)."""
+        found = min(len(self.children), 1)
+        for child in self.children:
+            if child.queue is None:
+                found = max(found, child.height() + 1)
+        return found
 
     def within_nominal(self, frs: frozenset[FlavorResource]) -> bool:
         return all(self.subtree.get(fr, 0) >= self.usage.get(fr, 0) for fr in frs)

@@ -22,6 +22,7 @@ class Short:
 
     reason: str
     need: frozenset[FlavorResource] = frozenset()
+    candidates: bool = True  # False: it may preempt, but no admitted run is a candidate (cycle.py)
 
 
 def usage_of(run: SimRun) -> dict[FlavorResource, int]:
@@ -76,15 +77,17 @@ def borrow_height(tree: QuotaTree, run: SimRun) -> int:
 
 
 def _height(node: Node, fr: FlavorResource, amount: int) -> int:
+    """Kueue's FindHeightOfLowestSubtreeThatFits: the height of the lowest Cohort whose
+    subtree holds the request; none does: the root's height."""
     if not node.borrowing_with(fr, amount):
         return 0
     remaining = amount - node.local_available(fr)
-    height = 0
-    for height, ancestor in enumerate(node.ancestors(), start=1):
-        if not ancestor.borrowing_with(fr, remaining):
-            return height
-        remaining -= ancestor.local_available(fr)
-    return height
+    root = node
+    for root in node.ancestors():
+        if not root.borrowing_with(fr, remaining):
+            return root.height()
+        remaining -= root.local_available(fr)
+    return root.height()
 
 
 def _reason(node: Node, fr: FlavorResource, amount: int, left: int, preempts: bool) -> str:

@@ -1,20 +1,21 @@
 """One simulation (S2-S5, T8): already admitted runs resume, new runs are admitted in Kueue's
-BestEffortFIFO order, then nodeDown events are applied in order.
+scheduling cycles (cycle.py), then nodeDown events are applied in order.
 
 BestEffortFIFO: in each ClusterQueue, priority descending, then createdAt ascending (then the
 key, so that equal inputs in any order give one answer); a run that does not fit is skipped
-and later runs may still be admitted. Each scheduling cycle takes the head of every queue and
-admits those within nominal quota before those that borrow (then priority, then createdAt),
-as Kueue's scheduler does; with one ClusterQueue this is the plain BestEffortFIFO order.
-Quota is checked per ClusterQueue and cohort (quota.py); in a cohort a run that does not fit
-may preempt (preemption.py).
+and later runs may still be admitted. With one ClusterQueue a cycle is one run, in the plain
+BestEffortFIFO order. Quota is checked per ClusterQueue and cohort (quota.py); in a cohort a
+run that does not fit may preempt (preemption.py): it is admitted on the freed quota at once
+(Kueue admits it in the cycle after its victims are gone).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from dataclasses import replace
 
-from taugen.simulate.admission import Short, borrow_height, check_quota, usage_of
+from taugen.simulate.admission import Short, check_quota, usage_of
+from taugen.simulate.cycle import Nomination, Scheduler
 from taugen.simulate.model import (
     NO_PREEMPTION,
     FlavorTotal,
@@ -46,7 +47,8 @@ def admission_order(runs: tuple[SimRun, ...]) -> list[SimRun]:
     return sorted(runs, key=lambda r: (-r.priority, r.created, r.key))
 
 
-def simulate(source: SimInput) -> SimResult:
+def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
+    """`cycles`: stop after that many scheduling cycles (None: until no cycle changes anything)."""
     cluster = Cluster.of(source)
     flavors = {f.name: f for f in source.flavors}
     order = admission_order(source.runs)
@@ -56,31 +58,35 @@ def simulate(source: SimInput) -> SimResult:
         if run.plan is not None:
             results[run.key] = _resume(cluster, flavors, run, plans)
     runs = {r.key: r for r in order}
-    for run in _cycles(cluster, [r for r in order if r.plan is None]):
-        results[run.key] = _admit(cluster, flavors, run, plans)
-        for victim in results[run.key].victims:
-            results[victim.key] = _preempted(cluster, runs[victim.key], run, victim)
+    preempted: dict[str, RunResult] = {}
+
+    def process(run: SimRun, nominated: Nomination) -> RunResult:
+        result = _admit(cluster, flavors, run, plans, nominated)
+        for victim in result.victims:
+            preempted[victim.key] = _preempted(cluster, runs[victim.key], run, victim)
+        return result
+
+    def nominate(run: SimRun) -> Nomination:
+        """Kueue nominates a preemptor with its victims as the cycle starts: none, it waits."""
+        found = _why_pending(cluster, flavors, run)
+        flavor = flavors.get(run.flavor or "")
+        if (
+            isinstance(found, Short)
+            and found.need
+            and flavor
+            and not _victims(cluster, flavor, run, found.need)
+        ):
+            return replace(found, candidates=False)
+        return found
+
+    scheduler = Scheduler(cluster.quota, nominate, process)
+    results.update(scheduler.run([r for r in order if r.plan is None], cycles))
+    results.update(preempted)
     for node in source.down:
         _node_down(cluster, node, order, results, plans)
     totals = _totals(cluster, source, results)
     notes = (PREEMPTION,) if source.preempts else (NO_PREEMPTION,)
     return SimResult(tuple(results[r.key] for r in order), totals, notes, source.preempts)
-
-
-def _cycles(cluster: Cluster, pending: list[SimRun]) -> Iterator[SimRun]:
-    """Kueue's scheduling cycles: the head of every ClusterQueue, those that need not borrow
-    first; each cycle's order is taken from the quota as the cycle starts."""
-    queues: dict[str, list[SimRun]] = {}
-    for run in pending:
-        queues.setdefault(run.queue, []).append(run)
-    while queues:
-        heads = [queues[name].pop(0) for name in sorted(queues)]
-        queues = {name: runs for name, runs in queues.items() if runs}
-        yield from sorted(heads, key=lambda r: (_height(cluster, r), -r.priority, r.created, r.key))
-
-
-def _height(cluster: Cluster, run: SimRun) -> int:
-    return borrow_height(cluster.quota, run) if run.queue in cluster.quota.queues else 0
 
 
 def _resume(
@@ -97,9 +103,23 @@ def _resume(
 
 
 def _admit(
-    cluster: Cluster, flavors: dict[str, SimFlavor], run: SimRun, plans: dict[str, dict[int, str]]
+    cluster: Cluster,
+    flavors: dict[str, SimFlavor],
+    run: SimRun,
+    plans: dict[str, dict[int, str]],
+    nominated: Nomination,
 ) -> RunResult:
+    """As Kueue processes a cycle's entry: one nominated not to fit stays out; one nominated
+    to fit is checked again and never preempts; one nominated to preempt looks for victims now."""
+    if isinstance(nominated, str) or (
+        isinstance(nominated, Short) and not (nominated.need and nominated.candidates)
+    ):
+        return RunResult(
+            run.key, "pending", run.flavor, nominated if isinstance(nominated, str) else nominated.reason
+        )
     pending = _why_pending(cluster, flavors, run)
+    if isinstance(pending, Short) and nominated is None:
+        pending = pending.reason
     if isinstance(pending, str):
         return RunResult(run.key, "pending", run.flavor, pending)
     flavor = flavors[run.flavor or ""]

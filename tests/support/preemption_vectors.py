@@ -1,5 +1,6 @@
-"""Test helper: feed a quota and preemption vector (tests/data/preemption-vectors.yaml) to
-the simulation core, and turn its answer back into the vector's `expected` shape."""
+"""Test helper: feed a quota and preemption vector (tests/data/preemption-vectors.yaml,
+tests/data/scheduler-vectors.yaml) to the simulation core, and turn its answer back into the
+vector's `expected` shape."""
 
 from __future__ import annotations
 
@@ -16,14 +17,15 @@ from taugen.simulate.engine import simulate
 from taugen.simulate.model import SimFlavor, SimInput, SimRun
 
 VECTORS = Path(__file__).resolve().parents[1] / "data" / "preemption-vectors.yaml"
+SCHEDULER_VECTORS = VECTORS.with_name("scheduler-vectors.yaml")
 FLAVOR = "default"
 ADMITTED_AT = "2026-01-01T00:00:00+00:00"
 CREATED_AT = "2026-01-01T00:01:00+00:00"
 
 
-def load_vectors() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def load_vectors(path: Path = VECTORS) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """(the named queue sets, the vectors)."""
-    docs = [doc for doc in yaml.safe_load_all(VECTORS.read_text()) if doc]
+    docs = [doc for doc in yaml.safe_load_all(path.read_text()) if doc]
     return docs[0], docs[1:]
 
 
@@ -36,8 +38,14 @@ def _quota(resource: str, raw: Mapping[str, Any]) -> Quota:
     return Quota(_amount(resource, raw["nominal"]), limits["borrowingLimit"], limits["lendingLimit"])
 
 
+def _quotas(raw: Mapping[str, Any]) -> dict[tuple[str, str], Quota]:
+    """`resources` are the default flavor's; `flavors` name theirs: {flavor: {res: quota}}."""
+    flavors = {FLAVOR: raw.get("resources", {}), **raw.get("flavors", {})}
+    return {(f, r): _quota(r, q) for f, resources in flavors.items() for r, q in resources.items()}
+
+
 def _queue(raw: Mapping[str, Any]) -> SimQueue:
-    quotas = {(FLAVOR, r): _quota(r, q) for r, q in raw.get("resources", {}).items()}
+    quotas = _quotas(raw)
     policy = raw.get("preemption", {})
     preemption = Preemption(
         policy.get("reclaimWithinCohort", "Never"),
@@ -58,7 +66,7 @@ def _run(raw: Mapping[str, Any], admitted: bool) -> SimRun:
         key=f"ns/{raw['name']}",
         priority=raw["priority"],
         created=_time(raw.get("createdAt"), ADMITTED_AT if admitted else CREATED_AT),
-        flavor=FLAVOR,
+        flavor=raw.get("flavor", FLAVOR),
         count=1,
         per_pod=as_units(resources),
         mode="unconstrained",
@@ -72,18 +80,22 @@ def _run(raw: Mapping[str, Any], admitted: bool) -> SimRun:
 def run_vector(case: Mapping[str, Any], sets: Mapping[str, Any]) -> dict[str, Any]:
     queues = case["queues"]
     queues = sets[queues] if isinstance(queues, str) else queues
-    cohorts = tuple(SimCohort(c["name"], c.get("parent")) for c in case.get("cohorts", []))
+    # a list may name sets among its ClusterQueues (TestSchedule's queues plus a case's own)
+    queues = [q for item in queues for q in (sets[item] if isinstance(item, str) else [item])]
+    cohorts = tuple(SimCohort(c["name"], c.get("parent"), _quotas(c)) for c in case.get("cohorts", []))
     runs = [_run(r, True) for r in case.get("admitted", [])] + [_run(r, False) for r in case["incoming"]]
+    used = {FLAVOR} | {f for q in queues for f in q.get("flavors", {})} | {r.flavor or "" for r in runs}
+    flavors = sorted(used - set(case.get("absentFlavors", [])))
     source = SimInput(
         "none",
         (),
-        (SimFlavor(FLAVOR, {}, tas=False),),
+        tuple(SimFlavor(f, {}, tas=False) for f in flavors),
         (),
         tuple(runs),
         queues=tuple(_queue(q) for q in queues),
         cohorts=cohorts,
     )
-    result = simulate(source)
+    result = simulate(source, case.get("cycles"))
     incoming = {f"ns/{r['name']}" for r in case["incoming"]}
     name = {r.key: r.key.split("/", 1)[1] for r in runs}
     return {
