@@ -70,13 +70,15 @@ def run_fleet(workloads: Path, project_file: Path, project: ProjectContext | Non
         if result.status != "admitted":
             runs.append(FleetRun(result.key, "pending", None, result))
             continue
-        runs.append(_dispatch(result.key, workers, dispatched))
+        runs.append(_dispatch(result, workers, dispatched))
     notes = (DISPATCH, *admitted.notes)
     return FleetSimulation(fleet.manager, tuple(fleet.workers), tuple(runs), notes)
 
 
-def _dispatch(key: str, workers: dict[str, SimInput], dispatched: dict[str, list[SimRun]]) -> FleetRun:
-    refused = []
+def _dispatch(
+    admitted: RunResult, workers: dict[str, SimInput], dispatched: dict[str, list[SimRun]]
+) -> FleetRun:
+    key, refused = admitted.key, []
     for worker, source in workers.items():
         run = next(r for r in source.runs if r.key == key)
         result = simulate(replace(source, runs=(*dispatched[worker], run)))
@@ -85,7 +87,7 @@ def _dispatch(key: str, workers: dict[str, SimInput], dispatched: dict[str, list
             dispatched[worker].append(run)
             return FleetRun(key, "admitted", worker, found)
         refused.append((worker, found.reason))
-    manager_side = RunResult(key, "pending", None, "admitted by the manager; no worker admits it")
+    manager_side = replace(admitted, status="pending", reason="admitted by the manager; no worker admits it")
     return FleetRun(key, "pending", None, manager_side, tuple(refused))
 
 
