@@ -287,3 +287,26 @@ def test_m1_flux_applies_the_workers_queues_before_the_manager_in_a_hub(tmp_path
     worker = next(yaml.safe_load_all((tmp_path / "out/_flux/westus2-dev/core.yaml").read_text()))
     assert worker["spec"]["dependsOn"] == [{"name": "kueue"}]
     assert [c["kind"] for c in worker["spec"]["healthCheckExprs"]] == ["ClusterQueue", "LocalQueue"]
+
+
+def _fleet_headlines(base: Path, head: Path, cwd: Path) -> list[tuple[str, list[str]]]:
+    from taugen.diff.engine import DiffOptions, diff
+
+    result = diff(DiffOptions(str(base), str(head), cwd=cwd))
+    return [(e.headline, [r.id for r in e.risks]) for e in result.entries if e.headline.startswith("fleet ")]
+
+
+def test_diff_names_a_worker_added_or_removed_and_the_manager_quota(tmp_path: Path) -> None:
+    one = fleet_project(tmp_path / "one", fleet=FLEET.replace("[westus3-dev, westus2-dev]", "[westus3-dev]"))
+    run_build(one)
+    run_build(fleet_project(tmp_path / "two"))
+    assert _fleet_headlines(tmp_path / "one/out", tmp_path / "two/out", tmp_path) == [
+        ("fleet fleet-hub: worker westus2-dev added", []),
+        ("fleet fleet-hub: manager quota a100-80gb 3 → 4 GPUs", []),
+        ("fleet fleet-hub: manager quota h100-80gb 0 → 16 GPUs", []),
+    ]
+    assert _fleet_headlines(tmp_path / "two/out", tmp_path / "one/out", tmp_path) == [
+        ("fleet fleet-hub: worker westus2-dev removed", ["capacity"]),
+        ("fleet fleet-hub: manager quota a100-80gb 4 → 3 GPUs", ["capacity"]),
+        ("fleet fleet-hub: manager quota h100-80gb 16 → 0 GPUs", ["capacity"]),
+    ]
