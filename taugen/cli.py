@@ -679,8 +679,13 @@ def simulate_command(
     show_default=True,
     help="This repository's Git URL (Argo CD).",
 )
+@click.option(
+    "--fleet",
+    is_flag=True,
+    help="A MultiKueue fleet: the manager fleet-hub and the workers CLUSTER and CLUSTER-2 (SPEC §11).",
+)
 @_guarded
-def init_command(directory: Path, cluster: str, repo_url: str) -> int:
+def init_command(directory: Path, cluster: str, repo_url: str, fleet: bool) -> int:
     """Scaffold a config repository in DIR (default: here). Never overwrites: exit 2, nothing written.
 
     Writes the project, an inventory to fill in, rules, JSON Schemas, CI (GitHub, GitLab,
@@ -688,7 +693,7 @@ def init_command(directory: Path, cluster: str, repo_url: str) -> int:
     """
     from taugen.commands.init import init
 
-    written = init(directory, cluster, repo_url)
+    written = init(directory, cluster, repo_url, fleet)
     click.echo(f"wrote {len(written)} files in {directory}:")
     for rel in written:
         click.echo(f"  {rel}")

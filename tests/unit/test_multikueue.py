@@ -310,3 +310,27 @@ def test_diff_names_a_worker_added_or_removed_and_the_manager_quota(tmp_path: Pa
         ("fleet fleet-hub: manager quota a100-80gb 4 → 3 GPUs", ["capacity"]),
         ("fleet fleet-hub: manager quota h100-80gb 16 → 0 GPUs", ["capacity"]),
     ]
+
+
+def test_init_fleet_scaffolds_a_manager_and_two_workers_that_build(tmp_path: Path) -> None:
+    from taugen.commands.init import init
+
+    written = init(tmp_path / "repo", "eastus", fleet=True)
+    assert [p for p in written if p.startswith(("inventory/", "flux/"))] == [
+        "flux/eastus-2.yaml", "flux/eastus.yaml", "flux/fleet-hub.yaml",
+        "inventory/eastus-2.yaml", "inventory/eastus.yaml", "inventory/fleet-hub.yaml",
+    ]  # fmt: skip
+    project = yaml.safe_load((tmp_path / "repo/taugen.yaml").read_text())
+    assert project["multikueue"] == {
+        "manager": "fleet-hub",
+        "workers": ["eastus", "eastus-2"],
+        "kubeconfigSecrets": {},
+    }
+    result = run_build(tmp_path / "repo/taugen.yaml")
+    assert sorted(result.written) == ["_argocd", "_flux", "eastus", "eastus-2", "fleet-hub", "taugen.lock"]
+    core = next(yaml.safe_load_all((tmp_path / "repo/out/_flux/fleet-hub/core.yaml").read_text()))
+    assert core["spec"]["dependsOn"] == [
+        {"name": "kueue"},
+        {"name": "taugen-eastus"},
+        {"name": "taugen-eastus-2"},
+    ]
