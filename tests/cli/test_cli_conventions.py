@@ -113,7 +113,13 @@ def _complete(words: str, cwd: Path = REPO) -> list[str]:
 def test_cluster_names_and_gpu_classes_complete() -> None:
     """Issue 21: --cluster completes the project's clusters, CLASS the lock's gpu-classes."""
     assert _complete("taugen build --cluster e") == ["eastus-prod"]
-    assert _complete("taugen drift x --cluster ") == ["eastus-prod", "westus3-dev", "northeurope-kai"]
+    assert _complete("taugen drift x --cluster ") == [
+        "eastus-prod",
+        "westus3-dev",
+        "westus2-dev",
+        "fleet-hub",
+        "northeurope-kai",
+    ]
     assert _complete("taugen explain class h") == ["h100-80gb", "h200-141gb"]
 
 
