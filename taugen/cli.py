@@ -640,12 +640,29 @@ def _shown_path(path: Path) -> str:
 )
 @output_option(*choices.REPORT_FORMATS)
 @click.option("--tree", type=click.Path(path_type=Path), help="A compiled out/<cluster>/ folder to use.")
+@click.option(
+    "--fleet",
+    is_flag=True,
+    help="Admit on the MultiKueue manager, then dispatch each run to the first worker that admits it (M4).",
+)
 @_guarded
-def simulate_command(workloads: Path, config: Path, cluster: str | None, fmt: str, tree: Path | None) -> int:
+def simulate_command(
+    workloads: Path, config: Path, cluster: str | None, fmt: str, tree: Path | None, fleet: bool
+) -> int:
     """What Kueue would admit, and where (SPEC §9): exit 0 whatever it finds, 2 on bad input."""
     from taugen.simulate import report as sim_report
     from taugen.simulate.project import SimulateOptions, run_simulation
 
+    if fleet:
+        if cluster is not None or tree is not None:
+            raise click.UsageError(
+                "--fleet simulates the project's manager and workers: drop --cluster and --tree"
+            )
+        from taugen.simulate import fleet_report
+        from taugen.simulate.fleet import run_fleet
+
+        _print_data(fmt, fleet_report.as_json, fleet_report.as_text, run_fleet(workloads, config))
+        return EXIT_OK
     sim = run_simulation(SimulateOptions(workloads, config, cluster, tree))
     _print_data(fmt, sim_report.as_json, sim_report.as_text, sim)
     return EXIT_OK
@@ -669,8 +686,15 @@ def simulate_command(workloads: Path, config: Path, cluster: str | None, fmt: st
     show_default=True,
     help="Where the cluster runs: its rules, topology labels and GPU taints (SPEC §13).",
 )
+@click.option(
+    "--fleet",
+    is_flag=True,
+    help="A MultiKueue fleet: the manager fleet-hub and the workers CLUSTER and CLUSTER-2 (SPEC §11).",
+)
 @_guarded
-def init_command(directory: Path, cluster: str, repo_url: str, platform: choices.Platform) -> int:
+def init_command(
+    directory: Path, cluster: str, repo_url: str, platform: choices.Platform, fleet: bool
+) -> int:
     """Scaffold a config repository in DIR (default: here). Never overwrites: exit 2, nothing written.
 
     Writes the project, an inventory to fill in, rules, JSON Schemas, CI (GitHub, GitLab,
@@ -678,7 +702,7 @@ def init_command(directory: Path, cluster: str, repo_url: str, platform: choices
     """
     from taugen.commands.init import init
 
-    written = init(directory, cluster, repo_url, platform)
+    written = init(directory, cluster, repo_url, platform, fleet)
     click.echo(f"wrote {len(written)} files in {directory}:")
     for rel in written:
         click.echo(f"  {rel}")

@@ -40,6 +40,8 @@ Rule = Literal[
     "§7", "K1", "K2", "K3", "K4", "K5", "S1", "S2", "S3", "S4", "S5", "S6",
     # SPEC §10: tenants with guaranteed GPU quota (cohorts)
     "T2", "T4", "T6", "T7",
+    # SPEC §11: a fleet of clusters (MultiKueue)
+    "M1", "M2", "M3", "M4",
     # reading and writing files
     "io", "path", "yaml", "limits", "output", "usage",
     # the inputs and the lock

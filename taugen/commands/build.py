@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -11,9 +11,10 @@ from typing import Any
 from taugen.compile.cluster import cluster_backend, cluster_manifests
 from taugen.compile.decorate import decorate
 from taugen.compile.digest import catalog_digest
+from taugen.compile.fleet import ManagerPlan, fleet_quotas, manager_of
 from taugen.compile.gitops.tree import gitops_manifests, shard_folders
 from taugen.compile.guarantee import plan_guarantees
-from taugen.compile.quota import plan_quotas
+from taugen.compile.quota import ClassQuota, plan_quotas
 from taugen.context.classes import known_classes, profile_class_warnings
 from taugen.context.cluster import cluster_view
 from taugen.context.project import select_clusters
@@ -72,6 +73,7 @@ class CompiledCluster:
     warnings: list[Problem]
     deadline: datetime | None  # R31: when maxInventoryAge makes this inventory stale
     rules: RuleSet  # built-in and extra: the gpu-classes a profile may name (issue 21)
+    quotas: tuple[ClassQuota, ...] = ()  # what its ClusterQueue holds: a manager sums these (M2)
 
 
 def _build(options: BuildOptions) -> BuildResult:
@@ -117,6 +119,9 @@ def _request(
     loaded: LoadedProject, clusters: Sequence[Cluster], root: Path, options: BuildOptions, preview: bool
 ) -> Request:
     sources = [loaded.doc.path]
+    fleet = loaded.project.multikueue
+    if fleet is not None and any(manager_of(fleet, c.name) for c in clusters):  # M2: its workers' too
+        clusters = [*clusters, *(c for c in loaded.project.clusters if c.name in fleet.workers)]
     for cluster in clusters:
         sources += [loaded.root / cluster.inventory, *(loaded.root / r for r in cluster.rules)]
     sources += profile_files(loaded.profile_sources())
@@ -159,15 +164,29 @@ def _compile_all(
     state: LockState,
     options: BuildOptions,
 ) -> dict[str, CompiledCluster]:
+    """Workers before their manager (M2 sums their quotas); `-c <manager>` compiles its workers
+    too, for their quotas only: their folders are not written."""
+    fleet = loaded.project.multikueue
+    manager = next((c for c in clusters if manager_of(fleet, c.name)), None)
+    needed = list(clusters)
+    if fleet is not None and manager is not None:
+        named = {c.name: c for c in loaded.project.clusters}
+        needed += [named[w] for w in fleet.workers if named[w] not in clusters]
+        needed = [c for c in needed if c is not manager] + [manager]
     problems = ProblemCollector()
     compiled: dict[str, CompiledCluster] = {}
-    for cluster in clusters:
+    for cluster in needed:
+        workers = None
+        if cluster is manager and fleet is not None:
+            if problems.problems:  # a worker failed: its errors say why, the manager's sum cannot
+                break
+            workers = {w: compiled[w].quotas for w in fleet.workers}
         try:
-            compiled[cluster.name] = _compile(loaded, cluster, profiles, state, options)
+            compiled[cluster.name] = _compile(loaded, cluster, profiles, state, options, workers)
         except InputError as err:
             problems.extend(err.problems)
     problems.raise_if_any()
-    return compiled
+    return {c.name: compiled[c.name] for c in clusters}
 
 
 def _compile(
@@ -176,21 +195,28 @@ def _compile(
     profiles: Sequence[LoadedProfile],
     state: LockState,
     options: BuildOptions,
+    workers: Mapping[str, Sequence[ClassQuota]] | None = None,
 ) -> CompiledCluster:
     options.progress(f"loading cluster {cluster.name}")
     inputs = load_cluster_inputs(loaded, cluster)
     previous = state.lock.clusters.get(cluster.name)
     check_fresh(cluster, inputs.inventory, previous, options.now, options.allow_stale, loaded.lock_path)
     options.progress(f"resolving and compiling cluster {cluster.name}")
-    view = cluster_view(loaded, cluster, state, inputs)
+    view = cluster_view(loaded, cluster, state, inputs, workers)
     resolved, history = view.resolved, view.history
     # the view plans without --allow-quota-decrease; a build plans with the option it was given
     quotas, quota_warnings = plan_quotas(resolved, history.marks, options.allow_quota_decrease)
+    manager = None
+    if workers is not None and (fleet := loaded.project.multikueue) is not None:  # M2
+        own, _ = plan_quotas(resolved, {}, allow_decrease=True)
+        manager = ManagerPlan(fleet, tuple(own))
+        where = loaded.doc.at(["multikueue", "workers"])
+        quotas, quota_warnings = fleet_quotas(workers, history.marks, options.allow_quota_decrease, where)
     check_total(cluster, history, quotas, options.allow_quota_decrease)
     guarantees = plan_guarantees(cluster, quotas, loaded.doc, loaded.project.clusters.index(cluster))
     sharing = recorded_sharing(resolved, previous, quotas, options.allow_quota_decrease)
     digest = catalog_digest(resolved, profiles, quotas)
-    manifests = cluster_manifests(cluster, resolved, quotas, profiles, digest, guarantees)
+    manifests = cluster_manifests(cluster, resolved, quotas, profiles, digest, guarantees, manager)
     objects = emit_objects(decorate(manifests, cluster_backend(cluster)))
     entry = ClusterLock(
         observedAt=resolved.observed_at.astimezone(UTC),
@@ -202,7 +228,7 @@ def _compile(
     warnings = [*history.warnings, *resolved.warnings, *quota_warnings]
     age = cluster.maxInventoryAge
     deadline = None if age is None or options.allow_stale else resolved.observed_at + age
-    return CompiledCluster(render(objects), objects, entry, warnings, deadline, resolved.rules)
+    return CompiledCluster(render(objects), objects, entry, warnings, deadline, resolved.rules, tuple(quotas))
 
 
 def _new_lock(lock: Lock, compiled: dict[str, CompiledCluster], dropped: tuple[str, ...]) -> bytes:

@@ -9,6 +9,7 @@ from taugen.compile.backends import BACKENDS
 from taugen.compile.backends.base import Backend
 from taugen.compile.catalog import catalog
 from taugen.compile.common import priority_classes
+from taugen.compile.fleet import ManagerPlan, multikueue_objects, placed_by_workers, with_admission_check
 from taugen.compile.guarantee import Guarantees
 from taugen.compile.manifest import Manifest
 from taugen.compile.nodelabels import node_labels
@@ -30,14 +31,19 @@ def cluster_manifests(
     profiles: Sequence[LoadedProfile],
     digest: str,
     guarantees: Guarantees | None = None,
+    manager: ManagerPlan | None = None,
 ) -> list[Manifest]:
-    """Every object of out/<cluster>/ before decoration (waves, managed-by: decorate.py)."""
+    """Every object of out/<cluster>/ before decoration (waves, managed-by: decorate.py).
+    A MultiKueue manager's `quotas` are the fleet's (M2); `manager` adds M1's objects."""
     backend = cluster_backend(cluster)
+    queues = backend.compile(resolved, quotas, guarantees or Guarantees())
+    fleet = [] if manager is None else multikueue_objects(manager.block)
     return [
         *priority_classes(),
         *admission_policy(),  # G3: before any partial Node
-        *slot_rule(quotas),  # G4
+        *slot_rule(quotas if manager is None else manager.own),  # G4
         *node_labels(resolved),
-        *backend.compile(resolved, quotas, guarantees or Guarantees()),
+        *(queues if manager is None else with_admission_check(placed_by_workers(queues, manager.own))),
+        *fleet,
         catalog(resolved, profiles, quotas, digest, backend.catalog_namespace),
     ]

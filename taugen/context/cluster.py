@@ -8,10 +8,11 @@ the lock's high-water marks, else the committed tree's queue). Nothing is compil
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from taugen.compile.fleet import fleet_quotas, manager_of
 from taugen.compile.guarantee import Guarantees, plan_guarantees
 from taugen.compile.quota import ClassQuota, plan_quotas
 from taugen.context.project import pick_cluster
@@ -73,14 +74,23 @@ def cluster_view(
     cluster: Cluster,
     lock: LockState | None = None,
     inputs: ClusterInputs | None = None,
+    workers: Mapping[str, Sequence[ClassQuota]] | None = None,
 ) -> ClusterView:
     """Resolve `cluster` as `taugen build` does, from `inputs` when the caller has loaded them
-    (build checks their age first, R31) and against `lock` when it has read it."""
+    (build checks their age first, R31) and against `lock` when it has read it. A MultiKueue
+    manager's quotas are its workers' summed (M2): from `workers` when the caller has them."""
     inputs = inputs if inputs is not None else load_cluster_inputs(loaded, cluster)
     resolved = resolve(inputs)
     state = lock if lock is not None else read_lock(loaded.lock_path)
     history = quota_history(cluster, state, loaded.lock_path, cluster_folder(loaded, cluster))
-    quotas, _ = plan_quotas(resolved, history.marks, allow_decrease=False)
+    fleet = loaded.project.multikueue
+    if fleet is not None and manager_of(fleet, cluster.name):
+        if workers is None:
+            named = {c.name: c for c in loaded.project.clusters}
+            workers = {w: cluster_view(loaded, named[w], state).quotas for w in fleet.workers}
+        quotas, _ = fleet_quotas(workers, history.marks, False, loaded.doc.at(["multikueue", "workers"]))
+    else:
+        quotas, _ = plan_quotas(resolved, history.marks, allow_decrease=False)
     guarantees = plan_guarantees(cluster, quotas, loaded.doc, loaded.project.clusters.index(cluster))
     return ClusterView(loaded, cluster, inputs, resolved, history, tuple(quotas), guarantees)
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
 
+from taugen.compile.quota import ClassQuota
 from taugen.context.cluster import ClusterView, cluster_view
 from taugen.context.project import pick_cluster
 from taugen.load.document import Position
@@ -43,11 +44,20 @@ class ProjectContext:
         names the two stages then); the same view every time after."""
         found = self._clusters.get(cluster.name)
         if found is None:
+            workers = self._workers(cluster, say)
             say(f"loading cluster {cluster.name}")
             inputs = load_cluster_inputs(self.loaded, cluster)
             say(f"resolving cluster {cluster.name}")
-            found = self._clusters[cluster.name] = cluster_view(self.loaded, cluster, self.lock, inputs)
+            found = cluster_view(self.loaded, cluster, self.lock, inputs, workers)
+            self._clusters[cluster.name] = found
         return found
+
+    def _workers(self, cluster: Cluster, say: Progress) -> dict[str, tuple[ClassQuota, ...]] | None:
+        """A MultiKueue manager's workers' quotas (M2), each worker resolved once."""
+        fleet = self.loaded.project.multikueue
+        if fleet is None or fleet.manager != cluster.name:
+            return None
+        return {w: self.cluster(self.pick(w), say).quotas for w in fleet.workers}
 
 
 def open_project(path: Path) -> ProjectContext:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from taugen.diff.changes import FieldChange, ObjectAction, ObjectChange, compare
+from taugen.diff.fleet import fleet_changes
 from taugen.diff.guarantees import guarantee_changes
 from taugen.diff.normalize import orders
 from taugen.diff.objects import Identity, Placed, objects
@@ -88,7 +89,8 @@ def diff(options: DiffOptions) -> DiffResult:
     levels = _levels(base[1], head[1])
     check = TransitionCheck()  # the bundled CRDs' transition rules, read for the kinds changed
     tenants = (Entry(i, "change", h, None, r) for i, h, r in guarantee_changes(base[1], head[1]))  # T6
-    entries = (*tenants, *(e for c in changes for e in _entries(c, levels, check)))
+    fleet = (Entry(i, "change", h, None, r) for i, h, r in fleet_changes(base[1], head[1]))  # §11
+    entries = (*fleet, *tenants, *(e for c in changes for e in _entries(c, levels, check)))
     return DiffResult(base[0], head[0], tuple(changes), entries, _simulation(options, old_spec, new_spec))
 
 

@@ -26,7 +26,7 @@ def guarantees(side: Mapping[Identity, Placed]) -> dict[Key, tuple[Identity, int
         namespace = _tenant_of(ident, placed.obj)
         if namespace is None:
             continue
-        for gpu_class, gpus in _gpu_quotas(placed.obj).items():
+        for gpu_class, gpus in gpu_quotas(placed.obj).items():
             found[(ident.cluster, namespace, gpu_class)] = (ident, gpus)
     return found
 
@@ -42,7 +42,8 @@ def _tenant_of(ident: Identity, obj: dict[str, Any]) -> str | None:
     return namespace if ident.name == f"{cohort}-{namespace}" else None
 
 
-def _gpu_quotas(obj: dict[str, Any]) -> dict[str, int]:
+def gpu_quotas(obj: dict[str, Any]) -> dict[str, int]:
+    """A ClusterQueue's non-zero GPU nominal quota per gpu-class (its taugrid-<class> flavors)."""
     quotas: dict[str, int] = {}
     for group in obj["spec"].get("resourceGroups") or []:
         for flavor in group.get("flavors") or []:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from taugen.errors import InputError, Problem, ProblemCollector, Rule
 from taugen.load.document import Document, Position, load_one
+from taugen.load.fleet import check_fleet
 from taugen.load.inventory import Inventory, load_inventory
 from taugen.load.profiles import BUILTIN_PROFILES, LoadedProfile, load_profiles
 from taugen.load.rules import LoadedRule, load_rules
@@ -75,6 +76,7 @@ def _check_unique(doc: Document, project: Project) -> None:
                     )
                 )
             namespaces.add(tenant.namespace)
+    problems.extend(check_fleet(doc, project))  # M3
     problems.raise_if_any()
 
 

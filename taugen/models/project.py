@@ -17,6 +17,7 @@ from taugen.models.base import (
     name_limit,
 )
 from taugen.models.gitops import GitOps, repo_folder
+from taugen.models.multikueue import MultiKueue
 from taugen.models.platform import DEFAULT_GPU_TAINTS, Taint, TopologyLabels, TopologyPreset
 from taugen.models.share import ClassKey, Share
 from taugen.names import label_key_error, label_value_error
@@ -156,6 +157,10 @@ class Project(StrictModel):
     clusters: list[Cluster] = Field(min_length=1)
     gitops: GitOps | None = Field(
         default=None, description="G6: generate the Argo CD ApplicationSets and Flux Kustomizations"
+    )
+    multikueue: MultiKueue | None = Field(
+        default=None,
+        description="§11: a MultiKueue manager cluster of this project in front of worker clusters",
     )
 
     @model_validator(mode="after")

@@ -66,14 +66,15 @@ def sim_input(
 
 
 def _flavor_of_class(tree: KueueTree) -> dict[str | None, str]:
-    """gpu-class -> the first queued TAS flavor matching it on that label alone (§7); None -> CPU."""
+    """gpu-class -> the first queued flavor matching it on that label alone (§7); None -> CPU.
+    A MultiKueue manager's flavors have no topologyName (M2): they serve their class too."""
     found: dict[str | None, str] = {None: CPU_FLAVOR}
     queued = [f.name for f in tree.queue.flavors]
     for flavor in sorted(
         tree.flavors, key=lambda f: queued.index(f.name) if f.name in queued else len(queued)
     ):
         gpu_class = flavor.node_labels.get(GPU_CLASS)
-        if gpu_class is not None and flavor.topology is not None and flavor.name in queued:
+        if gpu_class is not None and flavor.name in queued:
             found.setdefault(gpu_class, flavor.name)
     return found
 

@@ -41,6 +41,9 @@ def _label_sets(tree: Tree) -> Iterator[tuple[Resource, list[str | int], dict[st
             yield nfr, ["spec", "rules", i, "labels"], map_of(map_of(rule).get("labels"))
 
 
+MULTIKUEUE = "kueue.x-k8s.io/multikueue"  # compile/fleet.py CONTROLLER
+
+
 def node_levels(tree: Tree) -> Iterator[Finding]:
     by_class = _class_levels(tree)
     for resource, path, labels in _label_sets(tree):
@@ -58,6 +61,9 @@ def node_levels(tree: Tree) -> Iterator[Finding]:
 
 
 def flavor_nodes(tree: Tree) -> Iterator[Finding]:
+    """A MultiKueue manager's flavors are placed on its workers' nodes (§11, M2): no warning."""
+    if any(spec_of(ac).get("controllerName") == MULTIKUEUE for ac in tree.of("AdmissionCheck")):
+        return
     carried = {labels.get(GPU_CLASS) for _, _, labels in _label_sets(tree)}
     for rf in tree.of("ResourceFlavor"):
         spec = spec_of(rf)

@@ -116,6 +116,8 @@ def test_cluster_names_and_gpu_classes_complete() -> None:
     assert _complete("taugen drift x --cluster ") == [
         "eastus-prod",
         "westus3-dev",
+        "westus2-dev",
+        "fleet-hub",
         "northeurope-kai",
         "uswest2-eks",
     ]

@@ -101,7 +101,7 @@ def _trees(tmp_path: Path) -> list[Path]:
 
 def test_every_core_holds_the_policy_before_its_nodes_and_kubeconform_accepts_it(tmp_path: Path) -> None:
     trees = _trees(tmp_path)
-    assert len(trees) == 8  # four example clusters, each with both node-label backends
+    assert len(trees) == 12  # the example's six clusters, each with both node-label backends
     for folder in trees:
         found = {o["kind"]: o for file, o in tree_objects(folder) if file == ADMISSION_FILE}
         assert sorted(found) == ["ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"], folder

@@ -31,9 +31,12 @@ WRITTEN = _written()
 
 
 def test_the_example_writes_the_queue_checks_and_no_other() -> None:
+    """The queues everywhere; the MultiKueue manager (fleet-hub) also its check and clusters (M1)."""
     assert sorted((c["apiVersion"], c["kind"]) for c in WRITTEN) == [
+        ("kueue.x-k8s.io/v1beta2", "AdmissionCheck"),
         ("kueue.x-k8s.io/v1beta2", "ClusterQueue"),
         ("kueue.x-k8s.io/v1beta2", "LocalQueue"),
+        ("kueue.x-k8s.io/v1beta2", "MultiKueueCluster"),
     ]
     assert all({k: c[k] for k in QUEUE_HEALTH} == QUEUE_HEALTH for c in WRITTEN)
 

@@ -81,7 +81,7 @@ APPS = [app for o in EXAMPLE if o["kind"] == "ApplicationSet" for app in _expand
 
 
 def test_the_applicationsets_expand_to_valid_applications() -> None:
-    assert len(APPS) == 4 + 11  # four cores, eleven shards in the example
+    assert len(APPS) == 6 + 13  # six cores, thirteen shards in the example
     assert [(a["metadata"]["name"], _errors(a)) for a in APPS if _errors(a)] == []
     roots = [k.parent.relative_to(REPO) for k in sorted((REPO / "out").glob("**/kustomization.yaml"))]
     # every cluster core and shard of the committed tree has its Application; nothing else does

@@ -19,7 +19,8 @@ def test_the_example_on_nfd_has_no_two_objects_of_one_name(tmp_path: Path) -> No
     run_build(example_project(tmp_path, "nfd"))
     for folder in sorted(p for p in (tmp_path / "out").iterdir() if not p.name.startswith("_")):
         rules = [o for _, o in tree_objects(folder) if o["kind"] == "NodeFeatureRule"]
-        assert len(rules) >= 2, folder.name
+        # fleet-hub, the CPU-only MultiKueue manager (§11), has no node to label and no GPU to slot
+        assert len(rules) >= 2 or (folder.name == "fleet-hub" and not rules), folder.name
         assert shared_identities(folder) == {}, folder.name
         assert all(dns1123_subdomain_error(o["metadata"]["name"]) is None for o in rules)
         assert kustomize_errors(folder) is None

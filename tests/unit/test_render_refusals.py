@@ -144,13 +144,14 @@ def test_namespace_that_is_not_a_tenant_is_refused(project: Path) -> None:
 
 
 def test_run_must_name_a_cluster_when_the_project_has_several(tmp_path: Path) -> None:
-    """The example project has four clusters; this fails before anything is read from out/."""
+    """The example project has six clusters; this fails before anything is read from out/."""
     write_yaml(tmp_path / "run.yaml", run_doc("h200-training", namespace="team-llm"))
     problem = _only(problems_of(lambda: resolve_run(tmp_path / "run.yaml", REPO / "taugen.yaml")))
     assert (problem.rule, problem.message, problem.hint) == (
         "cluster",  # issue 18: one picker, one rule id
-        "the project has 4 clusters",
-        "add `cluster:` with one of eastus-prod, westus3-dev, northeurope-kai, uswest2-eks, "
+        "the project has 6 clusters",
+        "add `cluster:` with one of eastus-prod, westus3-dev, westus2-dev, fleet-hub, northeurope-kai, "
+        "uswest2-eks, "
         "or pass --cluster",
     )
 

@@ -15,6 +15,7 @@ from taugen.api.kueue.clusterqueue import ClusterQueue
 from taugen.api.kueue.cohort import Cohort
 from taugen.api.kueue.common import API_VERSION
 from taugen.api.kueue.flavor import ResourceFlavor
+from taugen.api.kueue.multikueue import MultiKueueCluster, MultiKueueConfig
 from taugen.api.kueue.priority import WorkloadPriorityClass
 from taugen.api.kueue.queues import LocalQueue
 from taugen.api.kueue.topology import Topology
@@ -29,6 +30,8 @@ KINDS: dict[str, type[BaseModel]] = {
     "WorkloadPriorityClass": WorkloadPriorityClass,
     "Cohort": Cohort,
     "AdmissionCheck": AdmissionCheck,
+    "MultiKueueConfig": MultiKueueConfig,
+    "MultiKueueCluster": MultiKueueCluster,
 }
 
 __all__ = ["API_VERSION", "KINDS", "SCHEMA_DIR", "kueue_schema_files"]

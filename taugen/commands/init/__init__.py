@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from taugen.choices import DEFAULT_CLUSTER, DEFAULT_REPO_URL, Platform
-from taugen.commands.init.files import Context, scaffold_files
+from taugen.commands.init.files import FLEET_MANAGER, Context, scaffold_files
 from taugen.errors import TaugenError
 from taugen.names import dns1123_label_error
 from taugen.write.safewrite import write_files
@@ -22,12 +22,20 @@ class InitRefused(TaugenError):
 
 
 def init(
-    target: Path, cluster: str = DEFAULT_CLUSTER, repo_url: str = DEFAULT_REPO_URL, platform: Platform = "aks"
+    target: Path,
+    cluster: str = DEFAULT_CLUSTER,
+    repo_url: str = DEFAULT_REPO_URL,
+    platform: Platform = "aks",
+    fleet: bool = False,
 ) -> list[str]:
-    """Write the scaffold into target (created if missing); the relative paths written."""
-    if why := dns1123_label_error(cluster):
+    """Write the scaffold into target (created if missing); the relative paths written.
+    `fleet`: a MultiKueue manager fleet-hub and the workers <cluster> and <cluster>-2 (§11)."""
+    name = f"{cluster}-2" if fleet else cluster  # the longest name written
+    if why := dns1123_label_error(name):
         raise InitRefused(f"--cluster {cluster!r} {why}; use a DNS-1123 label such as eastus-prod")
-    content = scaffold_files(Context(cluster, repo_url, platform))
+    if fleet and cluster == FLEET_MANAGER:
+        raise InitRefused(f"--cluster {cluster!r} is the manager's name with --fleet; choose another")
+    content = scaffold_files(Context(cluster, repo_url, platform, fleet))
     _refuse_links(target, list(content))
     _refuse_existing(target, list(content))
     write_files(target, content)

@@ -13,11 +13,29 @@ SCHEMAS_DIR = "schemas"  # the input kinds' JSON Schemas, for the `yaml-language
 TAUGEN_GIT = "https://github.com/tau-azure/taugen"  # pre-commit and CI install taugen from here
 
 
+FLEET_MANAGER = "fleet-hub"  # `init --fleet`: the MultiKueue manager (SPEC §11)
+
+
 @dataclass(frozen=True)
 class Context:
     cluster: str
     repo_url: str
     platform: Platform = "aks"
+    fleet: bool = False  # a MultiKueue manager and two workers: <cluster> and <cluster>-2
+
+    @property
+    def clusters(self) -> list[str]:
+        return [FLEET_MANAGER, self.cluster, f"{self.cluster}-2"] if self.fleet else [self.cluster]
+
+
+def _per_cluster(context: Context) -> dict[str, tuple[str, Context]]:
+    """Each cluster's inventory and Flux entry point, rendered with its own name."""
+    found: dict[str, tuple[str, Context]] = {}
+    for name in context.clusters:
+        named = Context(name, context.repo_url, context.platform)
+        found[f"inventory/{name}.yaml"] = ("inventory.yaml", named)
+        found[f"flux/{name}.yaml"] = ("flux-kustomization.yaml", named)
+    return found
 
 
 def _templates(cluster: str, platform: Platform) -> dict[str, str]:
@@ -47,6 +65,8 @@ def _render(template: str, context: Context) -> bytes:
     platform = "" if context.platform == "aks" else _template(f"platform-{context.platform}.yaml")
     for key, value in (
         ("__PLATFORM__", platform),
+        ("__MANAGER__", FLEET_MANAGER),
+        ("__WORKER2__", f"{context.cluster}-2"),
         ("__CLUSTER__", context.cluster),
         ("__REPO_URL__", context.repo_url),
         ("__TAUGEN_GIT__", TAUGEN_GIT),
@@ -61,5 +81,9 @@ def scaffold_files(context: Context) -> dict[str, bytes]:
         path: _render(template, context)
         for path, template in _templates(context.cluster, context.platform).items()
     }
+    if context.fleet:
+        out["taugen.yaml"] = _render("taugen-fleet.yaml", context)
+        out |= {path: _render(template, named) for path, (template, named) in _per_cluster(context).items()}
+        out = dict(sorted(out.items()))
     out |= {f"{SCHEMAS_DIR}/{name}": text for name, text in sorted(schema_files().items())}
     return out

@@ -41,6 +41,10 @@ WAVES: Mapping[str, str] = {  # §4; T1: the Cohort before the queues that join 
     "Topology": "-2",
     "ResourceFlavor": "-1",
     "Cohort": "-1",
+    # M1: the manager's MultiKueue objects before the ClusterQueue that names the check
+    "MultiKueueCluster": "-1",
+    "MultiKueueConfig": "-1",
+    "AdmissionCheck": "-1",
     "ClusterQueue": "0",
     "LocalQueue": "1",
 }

@@ -4,10 +4,18 @@ any partial Node is applied. One entry Kustomization per cluster syncs the folde
 
 Per-cluster Flux (each cluster's own Flux syncs its folder) or a hub (`hub: true`: one Flux
 syncs every folder and applies each Kustomization through the Secret `<cluster>-kubeconfig`).
+
+A MultiKueue manager (§11) must find its workers' LocalQueues before its admission check sends
+them work. In a hub, its core `dependsOn` every worker's core, so Flux applies and health-checks
+the workers' queues first. Per-cluster Flux cannot say so: a Kustomization depends only on
+Kustomizations of its own cluster's Flux. There the manager's core checks the health of its
+AdmissionCheck and MultiKueueClusters instead (Ready once it reaches every worker), and a
+workload dispatched before a worker's queue exists waits in that worker until it does.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from taugen.compile.gitops.layout import Deployed, Part, labels
@@ -29,13 +37,21 @@ QUEUE_HEALTH = {
     "current": _ACTIVE.format("c.status == 'True'"),
 }
 QUEUE_KINDS = ("ClusterQueue", "LocalQueue")
+# M1: Kueue sets Active on the check once its config's clusters exist, and on a MultiKueueCluster
+# once its kubeconfig Secret connects: the manager's core is Ready only when it reaches them.
+MANAGER_KINDS = ("AdmissionCheck", "MultiKueueCluster")
 
 
-def kustomizations(flux: Flux, cluster: Deployed) -> list[Manifest]:
-    core = _kustomization(flux, cluster.core, [_dependency(d.name, d.namespace) for d in flux.dependsOn])
+def kustomizations(
+    flux: Flux, cluster: Deployed, manager: bool = False, workers: Sequence[Part] = ()
+) -> list[Manifest]:
+    """`manager`: the MultiKueue manager's; `workers`: the cores it waits for, in a hub (M1)."""
+    depends = [_dependency(d.name, d.namespace) for d in flux.dependsOn]
+    core = _kustomization(flux, cluster.core, depends + [_dependency(w.name, None) for w in workers])
     if cluster.kueue:
+        kinds = QUEUE_KINDS + (MANAGER_KINDS if manager else ())
         core["spec"]["healthCheckExprs"] = [
-            {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": kind, **QUEUE_HEALTH} for kind in QUEUE_KINDS
+            {"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": kind, **QUEUE_HEALTH} for kind in kinds
         ]
     after_core = [_dependency(cluster.core.name, None)]
     return [

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from taugen.compile.gitops.argocd import applicationsets
 from taugen.compile.gitops.flux import kustomizations
-from taugen.compile.gitops.layout import deployed
+from taugen.compile.gitops.layout import Deployed, deployed
 from taugen.compile.manifest import Manifest
 from taugen.compile.nodelabels.base import NODES_DIR
-from taugen.models.gitops import repo_folder
+from taugen.models.gitops import Flux, repo_folder
 from taugen.models.project import Project, Scheduler
 from taugen.names import ARGOCD_FOLDER, FLUX_FOLDER
 
@@ -50,7 +50,17 @@ def gitops_manifests(project: Project, shards: Mapping[str, Iterable[str]]) -> G
         folders[ARGOCD_FOLDER] = applicationsets(gitops.argocd, clusters)
     listed = {}
     if gitops.flux is not None:
-        folders |= {f"{FLUX_FOLDER}/{c.cluster}": kustomizations(gitops.flux, c) for c in clusters}
+        folders |= {f"{FLUX_FOLDER}/{c.cluster}": _flux(project, gitops.flux, c, clusters) for c in clusters}
         if gitops.flux.hub:
             listed[FLUX_FOLDER] = [c.cluster for c in clusters]
     return GitOpsTree(dict(sorted(folders.items())), listed)
+
+
+def _flux(project: Project, flux: Flux, cluster: Deployed, clusters: Sequence[Deployed]) -> list[Manifest]:
+    """A MultiKueue manager's core waits for its workers' cores in a hub (flux.py)."""
+    fleet = project.multikueue
+    if fleet is None or fleet.manager != cluster.cluster:
+        return kustomizations(flux, cluster)
+    cores = {c.cluster: c.core for c in clusters}
+    workers = [cores[w] for w in fleet.workers] if flux.hub else []
+    return kustomizations(flux, cluster, manager=True, workers=workers)
