@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from taugen import names
 from taugen.resolve.labels import GPU_CLASS, HOSTNAME
@@ -76,14 +77,14 @@ def flavor_nodes(tree: Tree) -> Iterator[Finding]:
 def node_names(tree: Tree) -> Iterator[Finding]:
     """A Node's name and labels as the API server checks them; no schema of a Node does (issue 17
     item 5: a name ending in a newline passed)."""
+    key_error, value_error = _once(names.label_key_error), _once(names.label_value_error)
     for node in tree.of("Node", kueue=False):
         name = map_of(node.obj.get("metadata")).get("name")
         why = names.dns1123_subdomain_error(name) if isinstance(name, str) and name else None
         if why:
             yield finding(node, ["metadata", "name"], "node-name", f"the name {name!r} {why}", NAME_HINT)
         for key, value in _labels(node).items():
-            key_why = names.label_key_error(key) if isinstance(key, str) else "is not a string"
-            value_why = names.label_value_error(value) if isinstance(value, str) else "is not a string"
+            key_why, value_why = key_error(key), value_error(value)
             if key_why:
                 yield finding(
                     node, ["metadata", "labels", key], "node-label", f"label key {key!r} {key_why}", key=True
@@ -95,3 +96,18 @@ def node_names(tree: Tree) -> Iterator[Finding]:
                     "node-label",
                     f"label {key} value {value!r} {value_why}",
                 )
+
+
+def _once(check: Callable[[str], str | None]) -> Callable[[Any], str | None]:
+    """`check` asked once per distinct string (a label key or value repeats on thousands of
+    Nodes); anything else is not a string."""
+    seen: dict[str, str | None] = {}
+
+    def why(value: Any) -> str | None:
+        if not isinstance(value, str):
+            return "is not a string"
+        if value not in seen:
+            seen[value] = check(value)
+        return seen[value]
+
+    return why
