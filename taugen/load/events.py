@@ -77,7 +77,9 @@ def load_all(loader: Any, scalar: Callable[[str, str], Any]) -> list[Any]:
         event = loader.get_event()
         kind = type(event)
         if kind is events.ScalarEvent:
-            value = scalar_value(loader, event, scalar, tags)
+            # most scalars: an untagged plain string met before (what scalar_value would say)
+            tag = tags.get(event.value) if event.tag is None and event.implicit[0] else None
+            value = event.value if tag == STR else scalar_value(loader, event, scalar, tags)
         elif kind is events.MappingStartEvent or kind is events.SequenceStartEvent:
             stack.append(_open(event, kind is events.MappingStartEvent, anchors))
             continue
