@@ -78,12 +78,16 @@ def node_names(tree: Tree) -> Iterator[Finding]:
     """A Node's name and labels as the API server checks them; no schema of a Node does (issue 17
     item 5: a name ending in a newline passed)."""
     key_error, value_error = _once(names.label_key_error), _once(names.label_value_error)
+    good_keys: set[Any] = set()  # keys and values already found valid: 100,000 Nodes repeat them
+    good_values: set[str] = set()
     for node in tree.of("Node", kueue=False):
         name = map_of(node.obj.get("metadata")).get("name")
         why = names.dns1123_subdomain_error(name) if isinstance(name, str) and name else None
         if why:
             yield finding(node, ["metadata", "name"], "node-name", f"the name {name!r} {why}", NAME_HINT)
         for key, value in _labels(node).items():
+            if key in good_keys and type(value) is str and value in good_values:
+                continue
             key_why, value_why = key_error(key), value_error(value)
             if key_why:
                 yield finding(
@@ -96,11 +100,13 @@ def node_names(tree: Tree) -> Iterator[Finding]:
                     "node-label",
                     f"label {key} value {value!r} {value_why}",
                 )
+            else:
+                good_keys.add(key)
+                good_values.add(value)
 
 
 def _once(check: Callable[[str], str | None]) -> Callable[[Any], str | None]:
-    """`check` asked once per distinct string (a label key or value repeats on thousands of
-    Nodes); anything else is not a string."""
+    """`check` asked once per distinct string; anything else is not a string."""
     seen: dict[str, str | None] = {}
 
     def why(value: Any) -> str | None:
