@@ -13,7 +13,7 @@ MIB = 1024 * 1024
 GIB = 1024 * MIB
 STARTUP = ("startup", "help", "complete")  # issue 21: each within 0.3 s (median)
 COMMANDS = ("cold", "noop", "check", "validate", "diff_self", "diff_changed", *STARTUP)
-FLOORS = ("floor_parse", "floor_dump", "floor_parse_gc", "floor_dump_gc")
+FLOORS = ("floor_parse", "floor_dump", "floor_parse_gc", "floor_dump_gc", "floor_tree", "floor_tree_gc")
 LABELS = {
     "cold": "build (cold)",
     "noop": "build (no-op)",
@@ -28,6 +28,8 @@ LABELS = {
     "floor_parse_gc": "floor: parse (gc on)",
     "floor_dump": "floor: dump",
     "floor_dump_gc": "floor: dump (gc on)",
+    "floor_tree": "floor: parse the tree",
+    "floor_tree_gc": "floor: the tree (gc on)",
     "floor": "floor: parse + dump",
     "floor_gc": "floor (gc on)",
 }
@@ -44,6 +46,7 @@ TARGETS = {
     "cold/floor": 1.5,
     "noop/floor_parse": 1.2,
     "check/floor_parse": 1.2,
+    "validate/floor_tree": 1.0,  # issue 20: validate costs no more than parsing the tree it reads
     "scaling": 11.0,
     "peak": GIB,
     "startup": 0.3,  # issue 21: seconds, the slowest of --version, --help and a completion
@@ -80,6 +83,7 @@ class Case:
             "cold/floor": m["cold"] / m["floor"],
             "noop/floor_parse": m["noop"] / m["floor_parse"],
             "check/floor_parse": m["check"] / m["floor_parse"],
+            "validate/floor_tree": m["validate"] / m["floor_tree"],
         }
 
     def as_json(self) -> dict[str, Any]:
@@ -155,7 +159,7 @@ def table(cases: list[Case], scale: Mapping[str, Mapping[str, float]], repeat: i
     for key, label in LIMIT_LABELS.items():
         lines.append(_line(label, [f"{c.limits.get(key, 0):,}" for c in cases]))
     lines += ["", _line("ratio (target)", heads)]
-    for name in ("cold/floor", "noop/floor_parse", "check/floor_parse"):
+    for name in ("cold/floor", "noop/floor_parse", "check/floor_parse", "validate/floor_tree"):
         cells = [_mark(c.ratios()[name], TARGETS[name]) for c in cases]
         lines.append(_line(f"{name} (<= {TARGETS[name]})", cells))
     lines.append(_line("no-op rewrote files (0)", [str(len(c.rewrote)) for c in cases]))

@@ -88,7 +88,7 @@ def _floor(case: Case, inventory: Path, out_root: Path) -> None:
     """The floor, in a fresh process (see floor.py)."""
     command = [sys.executable, str(FLOOR), str(inventory), str(out_root)]
     figures = json.loads(subprocess.run(command, capture_output=True, check=True, text=True).stdout)
-    for kind in ("parse", "parse_gc", "dump", "dump_gc"):
+    for kind in ("parse", "parse_gc", "dump", "dump_gc", "tree", "tree_gc"):
         case.add(f"floor_{kind}", figures[kind])
     files = list(out_root.rglob("*.yaml"))
     case.output = {

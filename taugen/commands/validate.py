@@ -7,6 +7,7 @@ from pathlib import Path
 
 from taugen.choices import DEFAULT_KUBERNETES_VERSION
 from taugen.errors import InputError
+from taugen.gcpause import paused_gc
 from taugen.load.project import load_project
 from taugen.lock.lockfile import read_lock
 from taugen.validate.engine import Report, validate
@@ -41,11 +42,14 @@ def default_paths(project_file: Path) -> tuple[Path, ...]:
 
 
 def validate_paths(options: ValidateOptions) -> Report:
+    """The collector is paused as in a build (gcpause.py): at 100,000 nodes it walked the
+    parsed tree's millions of young objects for a fifth of the time (issue 20)."""
     if options.paths:
-        return _validate(options, options.paths)
+        with paused_gc():
+            return _validate(options, options.paths)
     folder = options.project_file.resolve().parent
     root = load_project(options.project_file).output_root(None)
-    with exclusive(folder, root.resolve().parent, shared=True):  # never a tree halfway through a swap
+    with exclusive(folder, root.resolve().parent, shared=True), paused_gc():  # never a tree mid-swap
         return _validate(options, default_paths(options.project_file))
 
 

@@ -23,6 +23,8 @@ STR = "tag:yaml.org,2002:str"
 MERGE = "tag:yaml.org,2002:merge"
 UNTAGGED = (None, "!")
 MAP, SEQ = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
+MAX_TAGS = 1 << 16  # plain scalars whose tag is remembered, per loader class (then it starts over)
+_TAGS: dict[type, dict[str, str]] = {}
 
 
 class Compose(Exception):
@@ -70,11 +72,14 @@ def load_all(loader: Any, scalar: Callable[[str, str], Any]) -> list[Any]:
     documents: list[Any] = []
     stack: list[_Open] = []
     anchors: dict[str, Any] = {}
+    tags = _TAGS.setdefault(type(loader), {})
     while True:
         event = loader.get_event()
         kind = type(event)
         if kind is events.ScalarEvent:
-            value = scalar_value(loader, event, scalar)
+            # most scalars: an untagged plain string met before (what scalar_value would say)
+            tag = tags.get(event.value) if event.tag is None and event.implicit[0] else None
+            value = event.value if tag == STR else scalar_value(loader, event, scalar, tags)
         elif kind is events.MappingStartEvent or kind is events.SequenceStartEvent:
             stack.append(_open(event, kind is events.MappingStartEvent, anchors))
             continue
@@ -94,17 +99,34 @@ def load_all(loader: Any, scalar: Callable[[str, str], Any]) -> list[Any]:
             documents.append(value)
 
 
-def scalar_value(loader: Any, event: Any, scalar: Callable[[str, str], Any]) -> Any:
-    """The value of a scalar event: resolved as libyaml's loaders resolve it, then built."""
+def scalar_value(
+    loader: Any, event: Any, scalar: Callable[[str, str], Any], tags: dict[str, str] | None = None
+) -> Any:
+    """The value of a scalar event: resolved as libyaml's loaders resolve it, then built.
+
+    `tags`: plain scalars' tags already resolved by this loader's class. A plain scalar's tag
+    is a function of its text and the class's implicit resolvers (taugen adds no path
+    resolvers), and a tree repeats most of its three million scalars (issue 20)."""
     tag = event.tag
     check_tag(tag)
     if tag is None or tag == "!":
-        tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+        if tags is not None and event.implicit[0]:
+            tag = tags.get(event.value) or _remember(loader, event, tags)
+        else:
+            tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
     if tag == STR:
         return event.value
     if tag == MERGE:
         raise Compose("a merge key")
     return scalar(tag, event.value)
+
+
+def _remember(loader: Any, event: Any, tags: dict[str, str]) -> str:
+    if len(tags) >= MAX_TAGS:
+        tags.clear()
+    tag: str = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+    tags[event.value] = tag
+    return tag
 
 
 def _open(event: Any, mapping: bool, anchors: dict[str, Any]) -> _Open:

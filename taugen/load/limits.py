@@ -91,7 +91,10 @@ def _depth_bound(text: str) -> int:
     # A block level needs one more column of indentation or indicator (`- `, `? `, `: `):
     # with no line led by `lead` such characters, the block depth is at most lead + 1.
     lead = MAX_DEPTH - rounds - 1
-    if re.search(rf"^[ \t?:-]{{{lead},}}", text, re.MULTILINE):
+    led = rf"[ \t?:-]{{{lead},}}"
+    # `^` in MULTILINE mode, spelt as the text's start or a newline: the regular expression
+    # engine then looks only at newlines (issue 20: ten times faster on a 62 MB tree)
+    if re.match(led, text) or re.search(rf"\n{led}", text):
         return UNKNOWN
     return lead + rounds
 

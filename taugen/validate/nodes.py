@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from taugen import names
 from taugen.resolve.labels import GPU_CLASS, HOSTNAME
@@ -82,14 +83,18 @@ def flavor_nodes(tree: Tree) -> Iterator[Finding]:
 def node_names(tree: Tree) -> Iterator[Finding]:
     """A Node's name and labels as the API server checks them; no schema of a Node does (issue 17
     item 5: a name ending in a newline passed)."""
+    key_error, value_error = _once(names.label_key_error), _once(names.label_value_error)
+    good_keys: set[Any] = set()  # keys and values already found valid: 100,000 Nodes repeat them
+    good_values: set[str] = set()
     for node in tree.of("Node", kueue=False):
         name = map_of(node.obj.get("metadata")).get("name")
         why = names.dns1123_subdomain_error(name) if isinstance(name, str) and name else None
         if why:
             yield finding(node, ["metadata", "name"], "node-name", f"the name {name!r} {why}", NAME_HINT)
         for key, value in _labels(node).items():
-            key_why = names.label_key_error(key) if isinstance(key, str) else "is not a string"
-            value_why = names.label_value_error(value) if isinstance(value, str) else "is not a string"
+            if key in good_keys and type(value) is str and value in good_values:
+                continue
+            key_why, value_why = key_error(key), value_error(value)
             if key_why:
                 yield finding(
                     node, ["metadata", "labels", key], "node-label", f"label key {key!r} {key_why}", key=True
@@ -101,3 +106,20 @@ def node_names(tree: Tree) -> Iterator[Finding]:
                     "node-label",
                     f"label {key} value {value!r} {value_why}",
                 )
+            else:
+                good_keys.add(key)
+                good_values.add(value)
+
+
+def _once(check: Callable[[str], str | None]) -> Callable[[Any], str | None]:
+    """`check` asked once per distinct string; anything else is not a string."""
+    seen: dict[str, str | None] = {}
+
+    def why(value: Any) -> str | None:
+        if not isinstance(value, str):
+            return "is not a string"
+        if value not in seen:
+            seen[value] = check(value)
+        return seen[value]
+
+    return why

@@ -68,13 +68,14 @@ def test_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> None:
     assert set(case["peak_bytes"]) == set(COMMANDS)
     figures = [*case["median_seconds"].values(), *case["peak_bytes"].values(), *case["ratios"].values()]
     assert all(isinstance(x, int | float) and x > 0 for x in figures), case
-    assert len(case["ratios"]) == 3
+    assert len(case["ratios"]) == 4
     assert case["noop_rewrote"] == []
     assert case["inventory"]["nodes"] == NODES and case["output"]["objects"] > NODES * 0.9
     assert {t["target"] for t in data["targets"]} == {
         "cold/floor",
         "noop/floor_parse",
         "check/floor_parse",
+        "validate/floor_tree",
         "peak",
         "startup",
         "noop rewrites no file",

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+import yaml
+from hypothesis import example, given
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
@@ -180,3 +181,34 @@ def test_every_string_taugen_writes_reads_back_as_that_string(labels: dict[str, 
     text = dump([{"metadata": {"labels": labels}}]).decode()
     assert fast.load_all(text) == [{"metadata": {"labels": labels}}]
     assert _ruamel(text) == [{"metadata": {"labels": labels}}]
+
+
+@given(st.lists(SCALAR, min_size=1, max_size=12), st.integers(min_value=1, max_value=4))
+@example(["2026-11-29", "017", "yes", "0o17"], 2)  # a date only to FastLoader; YAML 1.2 numbers
+def test_remembered_tags_give_what_resolving_each_scalar_gives(texts: list[str], bound: int) -> None:
+    # issue 20: the event loader remembers each plain scalar's tag per loader class (and
+    # starts over past MAX_TAGS); PyYAML's composing loader, with the same class's resolvers
+    # and constructors, resolves every scalar afresh
+    from taugen.load import events
+    from taugen.load.compiled import TreeLoader
+
+    text = "".join(f"- {t}\n" for t in texts * 3)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(events, "MAX_TAGS", bound)
+        patch.setattr(events, "_TAGS", {})
+        for cls in (fast.FastLoader, TreeLoader):
+            try:
+                expected = [_nan_free(d) for d in yaml.load_all(text, Loader=cls)]
+            except Exception as err:  # the remembering loader refuses it too
+                with pytest.raises(fast.Unsupported):
+                    fast.load_all(text, cls)
+                assert err
+                continue
+            assert [_nan_free(d) for d in fast.load_all(text, cls)] == expected
+            assert all(len(t) <= bound for t in events._TAGS.values())
+
+
+def _nan_free(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_nan_free(v) for v in value]
+    return "NaN" if isinstance(value, float) and math.isnan(value) else value

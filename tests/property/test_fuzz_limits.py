@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -120,3 +121,14 @@ def test_the_data_walk_and_the_event_scan_agree_on_aliases(
     assert fast == _refusal(lambda: parse_documents(Path("doc.yaml"), text))
     if fast is None:
         assert load_documents(path)[0].data == document
+
+
+@given(st.text(alphabet=" \t?:-\n\rab", max_size=60), st.integers(1, 6))
+def test_the_block_depth_bound_finds_a_led_line_as_multiline_caret_does(text: str, lead: int) -> None:
+    # issue 20: _depth_bound spells `^` (MULTILINE) as the text's start or a newline
+    led = rf"[ \t?:-]{{{lead},}}"
+    spelt = bool(re.match(led, text) or re.search(rf"\n{led}", text))
+    assert spelt == bool(re.search(rf"^{led}", text, re.MULTILINE))
+    past = " " * (limits.MAX_DEPTH - 1) + "x"  # a line led by more than the bound allows
+    for where in (f"{past}\n{text}", f"{text}\n{past}\n"):  # the first line, or any other
+        assert limits._depth_bound(where) == limits.UNKNOWN
