@@ -45,6 +45,13 @@ class Q(str):
     """A Kubernetes quantity written as text."""
 
 
+GENERIC = False  # schedule.py: record every builder call instead of refusing unknown ones
+
+
+class Name(str):
+    """GENERIC: a Go name or selector the reader does not evaluate (e.g. `now`, `kueue.X`)."""
+
+
 class Builder(dict):
     kind = ""
 
@@ -59,6 +66,8 @@ class Env:
         if isinstance(n, Id):
             if n.name in self.values:
                 return self.values[n.name]
+            if GENERIC:
+                return Name(n.name)
             raise Unsupported(f"name {n.name}")
         if isinstance(n, Sel):
             if isinstance(n.x, Id) and n.x.name == "features":
@@ -79,6 +88,8 @@ class Env:
                 v = self.values[n.x.name]
                 if isinstance(v, dict) and n.name in v:
                     return v[n.name]
+            if GENERIC:
+                return Name(n.name)
             raise Unsupported(f"selector {n.name}")
         if isinstance(n, Un):
             v = self.ev(n.x)
@@ -133,6 +144,8 @@ class Env:
             name = fn.name
             if isinstance(fn.x, Id):
                 pkg = fn.x.name
+                if GENERIC and name.startswith("Make") and name != "MakeNode":
+                    return _b(name, args=args, calls=[])
                 if name == "MustParse":
                     return Q(args[0])
                 if pkg == "ptr" and name == "To":
@@ -159,14 +172,20 @@ class Env:
                     return _b("pst", terms=[])
                 if name == "MakeNodeSelectorTerms":
                     return _b("nst", terms=[])
-                if pkg in self.values:
-                    pass
+                if GENERIC and pkg not in self.values:
+                    return _b(name, args=args, calls=[])
                 raise Unsupported(f"call {pkg}.{name}")
             recv = self.ev(fn.x)
             if not isinstance(recv, Builder):
                 if name == "WithKind":
                     return args[0]
+                if GENERIC:
+                    return _b(name, recv=recv, args=args, calls=[])
                 raise Unsupported(f"method {name}")
+            if GENERIC and "calls" in recv:
+                if name != "Obj":
+                    recv["calls"].append((name, args))
+                return recv
             return _method(recv, name, args)
         raise Unsupported("call")
 
