@@ -92,7 +92,7 @@ def _request(podset: Mapping[str, Any], levels: list[str], leader: Mapping[str, 
     layers = tuple(SliceLayer(layer["level"], layer["size"]) for layer in topology.get("sliceLayers") or [])
     if "sliceRequired" in topology:
         layers = (SliceLayer(topology["sliceRequired"], topology.get("sliceSize", 0)),)
-    if mode == "unconstrained" and layers and not topology.get("unconstrained"):
+    if mode == "unconstrained" and layers:  # Kueue levelKey: a slice request, the highest level
         level = levels[0]
     tolerations = tuple(_toleration(t) for t in podset.get("tolerations") or [])
     selector = tuple(sorted((podset.get("nodeSelector") or {}).items()))
