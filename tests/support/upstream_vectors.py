@@ -21,8 +21,11 @@ TERMINAL = ("Failed", "Succeeded")  # Kueue counts no usage for a finished pod
 Free = dict[DomainPath, dict[str, int]]
 
 
+PLACEMENT = ("find-topology-assignments.yaml", "multi-layer-replacement.yaml")  # tas_cache_test.go
+
+
 def load_cases() -> list[dict[str, Any]]:
-    paths = sorted(FOLDER.glob("*.yaml"))
+    paths = [FOLDER / name for name in PLACEMENT]
     return [doc for path in paths for doc in yaml.safe_load_all(path.read_text()) if doc]
 
 
