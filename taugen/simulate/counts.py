@@ -13,6 +13,7 @@ replacement domain holds nothing (Kueue #9210 path).
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -73,13 +74,27 @@ def fill_counts(
     slicing: Slicing = Slicing(),
 ) -> tuple[Counts, Exclusions]:
     request = _with_pod(per_pod)
-    lead_request = None if leader is None else _with_pod(leader)
-    counts = Counts({}, {}, {}, {}, {})
     stats = Exclusions()
+    pods: dict[DomainPath, int] = {}
+    feasible: list[DomainPath] = []
     for leaf in tree.leaves():
-        stats.total += 1
-        _leaf(tree, leaf.path, (request, lead_request), free, filters, stats, counts)
-    _roll_up(tree, counts, slicing, lead_request is not None)
+        fits = _pods(tree, leaf.path, request, free, filters, stats)
+        pods[leaf.path] = fits or 0
+        if fits is not None and leader is not None:
+            feasible.append(leaf.path)
+    stats.total = len(pods)
+    last = len(tree.levels) - 1
+    if leader is None and slicing.size == 1 and slicing.level in (-1, last) and not slicing.inner:
+        # The common run: a pod is its own slice and there is no leader, so every count is the
+        # pod count; one dict stands for all of them (phase 2 writes them to equal values).
+        for depth in range(last - 1, -1, -1):
+            for domain in tree.per_level[depth]:
+                pods[domain.path] = sum(pods[c.path] for c in domain.children)
+        return Counts(pods, pods, pods, pods, defaultdict(int)), stats
+    counts = Counts(pods, {}, dict(pods), {}, dict.fromkeys(pods, 0))
+    if leader is not None:
+        _leaders(counts, feasible, (request, _with_pod(leader)), free)
+    _roll_up(tree, counts, slicing, leader is not None)
     return counts, stats
 
 
@@ -87,28 +102,41 @@ def _with_pod(per_pod: Resources) -> tuple[tuple[str, int], ...]:
     return wanted({**per_pod, PODS: per_pod.get(PODS, 0) + 1})
 
 
-def _leaf(
+def _pods(
     tree: TasTree,
     path: DomainPath,
-    requests: tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...] | None],
+    request: tuple[tuple[str, int], ...],
     free: Mapping[DomainPath, Resources],
     filters: Filters,
     stats: Exclusions,
-    counts: Counts,
-) -> None:
-    request, leader = requests
-    counts.pod[path] = counts.pod_wl[path] = counts.lead[path] = 0
+) -> int | None:
+    """Kueue's fillLeafCounts: the pods a feasible leaf holds; None for an excluded one."""
     if not _feasible(tree, path, filters, stats):
-        return
-    remaining = free.get(path, {})
-    fits, limiting = count_in(request, remaining)
+        return None
+    fits, limiting = count_in(request, free.get(path, {}))
     if fits == 0 and limiting is not None:
         stats.resources[limiting] = stats.resources.get(limiting, 0) + 1
-    counts.pod[path] = counts.pod_wl[path] = fits
-    if leader is not None and count_in(leader, remaining)[0] > 0:
-        counts.lead[path] = 1
-        beside = {r: v - dict(leader).get(r, 0) for r, v in remaining.items()}
-        counts.pod_wl[path] = count_in(request, beside)[0]
+    return fits
+
+
+def _leaders(
+    counts: Counts,
+    feasible: Sequence[DomainPath],
+    requests: tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]],
+    free: Mapping[DomainPath, Resources],
+) -> None:
+    """A feasible leaf holds the leader when its request fits; `pod_wl`: the workers beside it."""
+    request, leader = requests
+    for path in feasible:
+        remaining = free.get(path, {})
+        if _fits(leader, remaining):
+            counts.lead[path] = 1
+            beside = {r: v - dict(leader).get(r, 0) for r, v in remaining.items()}
+            counts.pod_wl[path] = count_in(request, beside)[0]
+
+
+def _fits(request: tuple[tuple[str, int], ...], remaining: Resources) -> bool:
+    return count_in(request, remaining)[0] > 0
 
 
 def _feasible(tree: TasTree, path: DomainPath, filters: Filters, stats: Exclusions) -> bool:

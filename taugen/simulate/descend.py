@@ -24,6 +24,9 @@ class Order:
 
     def sorted(self, domains: Sequence[Domain]) -> list[Domain]:
         c, sign = self.counts, 1 if self.lfc else -1
+        if c.slc is c.pod:  # a pod is its own slice: the same order, with a shorter key (speed)
+            pods = c.pod
+            return sorted(domains, key=lambda d: (sign * pods[d.path], d.path))
         return sorted(domains, key=lambda d: (sign * c.slc[d.path], c.pod[d.path], d.path))
 
     def sorted_with_leader(self, domains: Sequence[Domain]) -> list[Domain]:
