@@ -97,6 +97,18 @@ class RunContext:
         leader = self.run.leader
         return None if leader is None else dict(leader.resources)
 
+    def total_of(self, resource: str) -> Quantity:
+        """What every pod asks of `resource` summed (the quota asked); K5: with its own
+        requests, each replica's leader asks those instead of a worker's."""
+        worker = self.request.get(resource, Quantity.parse(0))
+        leader = self.leader_request
+        if leader is None:
+            return Quantity(worker.value * self.pods, worker.format)
+        own = leader.get(resource, Quantity.parse(0))
+        replicas = self.run.replicas
+        value = worker.value * (self.pods - replicas) + own.value * replicas
+        return Quantity(value, worker.format if resource in self.request else own.format)
+
     @property
     def priority_class(self) -> str:
         return f"taugrid-{self.policy.priority_tier}"  # R20, R21: one name for both classes

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from taugen.errors import InputError
+from taugen.runs.preflight import preflight
 from taugen.runs.render import render
 from tests.conftest import Run
 from tests.support.helpers import write_yaml
@@ -181,3 +182,14 @@ def test_slices_are_refused_for_kai(tmp_path: Path) -> None:
     assert [(p.rule, p.message) for p in caught.value.problems] == [
         ("S3", "policy.slice is Kueue's (podset-slice-*): not for KAI")
     ]
+
+
+def test_preflight_asks_quota_for_the_leaders_own_requests(project: Path) -> None:
+    """K5: two replicas of a CPU-only leader and two 4-GPU workers ask 16 GPUs, not 24."""
+    doc = run_doc("gb200-island", workload="leaderworkerset", replicas=2, size=3, resources=GPU4)
+    del doc["workers"]
+    doc["leader"] = {"resources": {"cpu": "2"}}
+    quota = next(c for c in preflight(context_of(project, doc)).checks if c.id == "quota")
+    assert quota.message == (
+        "ClusterQueue taugrid, flavor taugrid-gb200-186gb: cpu 4 of 100k, nvidia.com/gpu 16 of 20"
+    )
