@@ -21,7 +21,7 @@ from taugen.runs.context import RunContext
 from taugen.runs.state import ClusterState
 from taugen.runs.units import as_units
 from taugen.simulate.model import RunningPod, SimFlavor, SimInput, SimNode, SimRun
-from taugen.simulate.tas import SliceLayer
+from taugen.simulate.request import SliceLayer
 from taugen.simulate.workloads import RULE, LoadedWorkloads
 from taugen.timestamps import utc_sortable
 

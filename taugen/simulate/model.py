@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from taugen.runs.quota_model import Quota, SimCohort, SimQueue
-from taugen.simulate.tas import Mode, PodRequest, SliceLayer
+from taugen.simulate.request import Mode, PodRequest, SliceLayer
 from taugen.simulate.tree import DomainPath, Resources
 
 Status = Literal["admitted", "pending", "evicted", "preempted"]

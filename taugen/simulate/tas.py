@@ -17,31 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
 
-from taugen.simulate.counts import Counts, Exclusions, Filters, Slicing, fill_counts
+from taugen.simulate.counts import Counts, Exclusions, Filters, fill_counts
 from taugen.simulate.descend import Order
-from taugen.simulate.tree import Domain, DomainPath, Resources, TasTree, Toleration
+from taugen.simulate.request import NoFit, Plan, PodRequest, SliceLayer, plan_of
+from taugen.simulate.tree import Domain, DomainPath, Resources, TasTree
 
-Mode = Literal["required", "preferred", "unconstrained"]
-
-
-@dataclass(frozen=True)
-class SliceLayer:
-    level: str
-    size: int
-
-
-@dataclass(frozen=True)
-class PodRequest:
-    count: int
-    per_pod: Resources  # integer base units; cpu in millicores
-    mode: Mode
-    level: str | None = None  # unconstrained: None is the lowest level
-    tolerations: tuple[Toleration, ...] = ()
-    selector: tuple[tuple[str, str], ...] = ()  # the pod's node selector (host leaves only)
-    slices: tuple[SliceLayer, ...] = ()  # outermost first; () : every pod is its own slice
-    leader: Resources | None = None  # a PodSet group's leader (one pod) and its requests
+__all__ = ["Assignment", "NoFit", "Placed", "PodRequest", "find_assignment"]  # NoFit: request.py's
 
 
 @dataclass(frozen=True)
@@ -57,15 +39,10 @@ class Assignment:
     leader: tuple[Placed, ...] = ()  # a group's leader: one domain, count 1
 
 
-@dataclass(frozen=True)
-class NoFit:
-    reason: str  # Kueue's failure message, word for word
-
-
 def find_assignment(
     tree: TasTree, request: PodRequest, free: Mapping[DomainPath, Resources], within: DomainPath | None = None
 ) -> Assignment | NoFit:
-    plan = _plan(tree, request)
+    plan = plan_of(tree, request)
     if isinstance(plan, NoFit):
         return plan
     filters = Filters(request.tolerations, request.selector, within)
@@ -78,64 +55,11 @@ def find_assignment(
 
 
 @dataclass(frozen=True)
-class _Plan:
-    request: PodRequest
-    index: int  # the requested level
-    slicing: Slicing
-    leaders: int
-
-    @property
-    def slice_count(self) -> int:
-        return self.request.count // self.slicing.size
-
-
-def _plan(tree: TasTree, request: PodRequest) -> _Plan | NoFit:
-    levels = tree.levels
-    outer = request.slices[0] if request.slices else SliceLayer(levels[-1], 1)
-    if outer.size <= 0:
-        return NoFit("slice topology requested, but slice size not provided")
-    level = request.level or levels[-1] if request.mode == "unconstrained" else request.level
-    if level not in levels:
-        return NoFit(f"no requested topology level: {level}")
-    index = levels.index(level)
-    if outer.level not in levels:
-        return NoFit(f"no requested topology level for slices: {outer.level}")
-    slice_index = levels.index(outer.level)
-    if index > slice_index:
-        return NoFit(f"podset slice topology {outer.level} is above the podset topology {level}")
-    inner = _inner(levels, request.slices, slice_index)
-    if isinstance(inner, NoFit):
-        return inner
-    return _Plan(request, index, Slicing(outer.size, slice_index, inner), 0 if request.leader is None else 1)
-
-
-def _inner(levels: tuple[str, ...], layers: tuple[SliceLayer, ...], outer: int) -> dict[int, int] | NoFit:
-    """Kueue's buildSliceSizeAtLevel: each inner layer's size on every level down to its own."""
-    found: dict[int, int] = {}
-    size, at = (layers[0].size, outer) if layers else (1, outer)
-    for layer in layers[1:]:
-        if layer.level not in levels:
-            return NoFit(f"no requested topology level for additional slice layer: {layer.level}")
-        index = levels.index(layer.level)
-        if index <= at:
-            return NoFit(
-                f"additional slice layer topology {layer.level} must be at a lower level than {levels[at]}"
-            )
-        if size % layer.size:
-            return NoFit(
-                f"additional slice layer size {layer.size} must evenly divide parent layer size {size}"
-            )
-        found.update(dict.fromkeys(range(at + 1, index + 1), layer.size))
-        size, at = layer.size, index
-    return found
-
-
-@dataclass(frozen=True)
 class _Search:
     tree: TasTree
     counts: Counts
     stats: Exclusions
-    plan: _Plan
+    plan: Plan
     order: Order
 
     def level(self, index: int) -> tuple[int, list[Domain]] | NoFit:

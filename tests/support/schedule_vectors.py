@@ -11,7 +11,7 @@ import yaml
 
 from taugen.simulate.engine import simulate
 from taugen.simulate.model import RunningPod, SimFlavor, SimInput, SimNode, SimRun
-from taugen.simulate.tas import Mode, SliceLayer
+from taugen.simulate.request import Mode, SliceLayer
 from tests.support.upstream_vectors import FOLDER, TERMINAL, _in_tree, _quantities
 
 FILE = FOLDER / "schedule-for-tas.yaml"

@@ -12,7 +12,8 @@ import yaml
 
 from taugen.quantity import Quantity
 from taugen.runs.units import units
-from taugen.simulate.tas import Assignment, Mode, Placed, PodRequest, SliceLayer, find_assignment
+from taugen.simulate.request import Mode, PodRequest, SliceLayer
+from taugen.simulate.tas import Assignment, Placed, find_assignment
 from taugen.simulate.tree import DomainPath, Taint, TasNode, Toleration, build_tree
 
 FOLDER = Path(__file__).resolve().parents[1] / "data" / "tas-upstream"
