@@ -12,9 +12,10 @@ import yaml
 
 from taugen.quantity import Quantity
 from taugen.runs.units import units
+from taugen.simulate.replace import find_replacement
 from taugen.simulate.request import Mode, PodRequest, SliceLayer
 from taugen.simulate.tas import Assignment, Placed, find_assignment
-from taugen.simulate.tree import DomainPath, Taint, TasNode, Toleration, build_tree
+from taugen.simulate.tree import DomainPath, Taint, TasNode, TasTree, Toleration, build_tree
 
 FOLDER = Path(__file__).resolve().parents[1] / "data" / "tas-upstream"
 TOPOLOGY = "default"
@@ -129,6 +130,8 @@ def run_case(case: dict[str, Any]) -> list[dict[str, Any]]:
     tree = build_tree(TOPOLOGY, levels, nodes)
     found: dict[str, dict[str, Any]] = {}
     assumed: Free = {}
+    if "replacement" in case or "workload" in case:
+        return [_replacement(case, tree, base, levels, host)]
     for group in _groups(case["podSets"]):
         leader, workers = _leader_and_workers(group)
         free = {p: {r: v - assumed.get(p, {}).get(r, 0) for r, v in res.items()} for p, res in base.items()}
@@ -143,6 +146,25 @@ def run_case(case: dict[str, Any]) -> list[dict[str, Any]]:
             found[leader["name"]] = _shape(result.levels, result.leader, host)
             _assume(assumed, request.leader or {}, result.leader)
     return [found.get(p["name"], {"assignment": None}) for p in case["podSets"]]
+
+
+def _replacement(
+    case: dict[str, Any], tree: TasTree, free: Free, levels: list[str], host: bool
+) -> dict[str, Any]:
+    """A node replacement case: one pod set admitted with an assignment and an unhealthy node."""
+    (podset,) = case["podSets"]
+    if "replacement" in case:
+        admitted, unhealthy = case["replacement"]["assignment"], case["replacement"]["unhealthyNode"]
+    else:
+        admitted, unhealthy = (
+            case["workload"]["admitted"]["assignment"],
+            case["workload"]["unhealthyNodes"][0],
+        )
+    existing = [(d["values"][-1], d["count"]) for d in admitted["domains"]]
+    result = find_replacement(tree, _request(podset, levels, None), existing, unhealthy, free)
+    if not isinstance(result, Assignment):
+        return {"reason": result.reason}
+    return _shape(result.levels, result.domains, host)
 
 
 def _assume(assumed: Free, per_pod: Mapping[str, int], placed: tuple[Placed, ...]) -> None:

@@ -7,8 +7,8 @@ REASONS = [  # first match wins: the order is the order of the docs' table
     ("affinity", "node affinity: a taugen run carries a nodeSelector, never an affinity"),
     ("previous", "ElasticJobsViaWorkloadSlicesWithTAS (elastic workloads, previous assignment): an Alpha gate, off by default in v0.19.2"),
     ("prior-usage", "usage of an overlapping flavor on the same nodes: taugen gives a node one flavor"),
-    ("replacement-owner", "node replacement with a workload's owner kind: not modelled yet"),
-    ("replacement", "node replacement of an admitted assignment (findReplacementAssignment): not modelled yet; S5 replaces ranks host by host"),
+    ("skip-reassignment-off", "SkipReassignmentForPodOwnedWorkloads off: the gate is on by default in v0.19.2 (Beta)"),
+    ("pod-owned", "a workload owned by bare Pods (a Pod or a pod group): taugen renders Jobs and LeaderWorkerSets"),
 ]
 def scope(v):
     t = tags(v)
