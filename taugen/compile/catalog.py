@@ -28,6 +28,12 @@ LEVEL_OF = {  # §7: the Topology level a policy requires
     Topology.SAME_NETWORK_DOMAIN: NETWORK_DOMAIN,
     Topology.SAME_SITE: SITE,
 }
+PREFERRED_LEVEL_OF = {  # Kueue's podset-preferred-topology: the level tried first (S3)
+    Topology.PREFER_HOST: HOSTNAME,
+    Topology.PREFER_ACCELERATOR_DOMAIN: ACCELERATOR_DOMAIN,
+    Topology.PREFER_NETWORK_DOMAIN: NETWORK_DOMAIN,
+    Topology.PREFER_SITE: SITE,
+}
 
 
 def catalog(

@@ -17,6 +17,12 @@ class Topology(StrEnum):
     SAME_ACCELERATOR_DOMAIN = "same-accelerator-domain"
     SAME_NETWORK_DOMAIN = "same-network-domain"
     SAME_SITE = "same-site"
+    # Kueue's podset-preferred-topology: one domain of the level if one holds the run, else
+    # the next wider level, and at the widest several domains (S3)
+    PREFER_HOST = "prefer-host"
+    PREFER_ACCELERATOR_DOMAIN = "prefer-accelerator-domain"
+    PREFER_NETWORK_DOMAIN = "prefer-network-domain"
+    PREFER_SITE = "prefer-site"
 
 
 class PriorityTier(StrEnum):

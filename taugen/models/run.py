@@ -31,12 +31,36 @@ class RunMetadata(StrictModel):
     namespace: DNSLabel = Field(description="A tenant namespace of the cluster")
 
 
+class SliceLevel(StrEnum):
+    HOST = "host"
+    ACCELERATOR_DOMAIN = "accelerator-domain"
+    NETWORK_DOMAIN = "network-domain"
+    SITE = "site"
+
+
+class Slice(StrictModel):
+    """Kueue's podset-slice-required-topology + podset-slice-size: the pods in slices of `size`,
+    each slice in one domain of `level`, every slice within the topology's domain (S3)."""
+
+    level: SliceLevel = Field(description="The domain each slice keeps to: host, accelerator-domain, ...")
+    size: Annotated[StrictInt, Field(ge=1, le=MAX_WORKERS)] = Field(description="Pods per slice")
+
+
 class RunPolicy(StrictModel):
     """Overrides of the profile's policy: a field left out keeps the profile's value."""
 
     priority_tier: PriorityTier | None = Field(default=None, description="Changes only the priority pair")
     gpu_class: str | None = Field(default=None, description="Hardware only (R3)")
     topology: Topology | None = None
+    slice: Slice | None = Field(
+        default=None, description="A Job's ranks in slices, each in one domain of its level (S3)"
+    )
+
+
+class Leader(StrictModel):
+    """A LeaderWorkerSet's leader when it asks for other resources than its workers (K5)."""
+
+    resources: dict[str, QuantityField] = Field(min_length=1, description="Requests of the leader pod")
 
 
 class Run(StrictModel):
@@ -62,12 +86,15 @@ class Run(StrictModel):
     size: Annotated[StrictInt, Field(ge=1, le=MAX_GROUP)] = Field(
         default=1, description="leaderworkerset: pods per group, the leader included"
     )
+    leader: Leader | None = Field(
+        default=None, description="leaderworkerset: the leader's own requests (default: `resources`)"
+    )
 
     @model_validator(mode="after")
     def _shape_fits_workload(self) -> Self:
         """workers is a Job's; replicas and size a LeaderWorkerSet's (K5): never silently ignored."""
         if self.workload == Workload.JOB:
-            wrong = sorted(self.model_fields_set & {"replicas", "size"})
+            wrong = sorted(self.model_fields_set & {"replicas", "size", "leader"})
             hint = "set `workload: leaderworkerset`, or use workers for a Job"
         else:
             wrong = sorted(self.model_fields_set & {"workers"})

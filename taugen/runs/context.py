@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from taugen.compile.backends.kueue import SLOT
-from taugen.compile.catalog import LEVEL_OF
+from taugen.compile.catalog import LEVEL_OF, PREFERRED_LEVEL_OF
 from taugen.context.catalog import CatalogEntry
 from taugen.context.project import pick_cluster
 from taugen.context.session import open_project
@@ -14,13 +14,21 @@ from taugen.errors import InputError, Problem
 from taugen.load.project import LoadedProject
 from taugen.models.profile import Policy
 from taugen.models.project import Cluster, Tenant
-from taugen.models.run import Run, Workload
+from taugen.models.run import Run, SliceLevel, Workload
 from taugen.quantity import Quantity
+from taugen.resolve.labels import ACCELERATOR_DOMAIN, HOSTNAME, NETWORK_DOMAIN, SITE
 from taugen.runs.load import LoadedRun, load_run
 from taugen.runs.policy import deprecation, not_ready, resolve_policy
 from taugen.runs.shape import check_shape, is_multi_node
 from taugen.runs.state import ClusterState, cluster_state, require_fresh
 from taugen.suggest import closest
+
+SLICE_LEVELS = {
+    SliceLevel.HOST: HOSTNAME,
+    SliceLevel.ACCELERATOR_DOMAIN: ACCELERATOR_DOMAIN,
+    SliceLevel.NETWORK_DOMAIN: NETWORK_DOMAIN,
+    SliceLevel.SITE: SITE,
+}
 
 
 @dataclass(frozen=True)
@@ -73,6 +81,35 @@ class RunContext:
         return LEVEL_OF.get(self.policy.topology) if self.policy.gpu_class else None
 
     @property
+    def preferred_level(self) -> str | None:
+        """The level a prefer-<level> policy tries first (Kueue's podset-preferred-topology)."""
+        return PREFERRED_LEVEL_OF.get(self.policy.topology) if self.policy.gpu_class else None
+
+    @property
+    def slice_level(self) -> str | None:
+        """The level label each slice of `policy.slice` keeps to (S3); None: no slices."""
+        found = self.run.policy.slice
+        return None if found is None or not self.policy.gpu_class else SLICE_LEVELS[found.level]
+
+    @property
+    def leader_request(self) -> dict[str, Quantity] | None:
+        """K5: a LeaderWorkerSet leader's own requests; None when it asks what a worker does."""
+        leader = self.run.leader
+        return None if leader is None else dict(leader.resources)
+
+    def total_of(self, resource: str) -> Quantity:
+        """What every pod asks of `resource` summed (the quota asked); K5: with its own
+        requests, each replica's leader asks those instead of a worker's."""
+        worker = self.request.get(resource, Quantity.parse(0))
+        leader = self.leader_request
+        if leader is None:
+            return Quantity(worker.value * self.pods, worker.format)
+        own = leader.get(resource, Quantity.parse(0))
+        replicas = self.run.replicas
+        value = worker.value * (self.pods - replicas) + own.value * replicas
+        return Quantity(value, worker.format if resource in self.request else own.format)
+
+    @property
     def priority_class(self) -> str:
         return f"taugrid-{self.policy.priority_tier}"  # R20, R21: one name for both classes
 
@@ -87,7 +124,7 @@ def resolve_run(run_file: Path, project_file: Path) -> RunContext:
     require_fresh(state)
     entry = catalog_entry(state, loaded_run)
     policy = resolve_policy(loaded_run, entry, state)
-    check_shape(loaded_run, policy)
+    check_shape(loaded_run, policy, cluster.scheduler)
     reason = not_ready(loaded_run, entry, policy, state)
     warnings = deprecation(loaded_run, state.catalog)
     return RunContext(loaded_run, state, tenant, entry, policy, reason, tuple(warnings))

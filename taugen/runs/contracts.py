@@ -19,6 +19,9 @@ QUEUE_NAME = "kueue.x-k8s.io/queue-name"
 PRIORITY_CLASS = "kueue.x-k8s.io/priority-class"
 REQUIRED_TOPOLOGY = "kueue.x-k8s.io/podset-required-topology"
 UNCONSTRAINED_TOPOLOGY = "kueue.x-k8s.io/podset-unconstrained-topology"
+PREFERRED_TOPOLOGY = "kueue.x-k8s.io/podset-preferred-topology"
+SLICE_TOPOLOGY = "kueue.x-k8s.io/podset-slice-required-topology"  # Kueue v0.19.2 topology_types.go
+SLICE_SIZE = "kueue.x-k8s.io/podset-slice-size"
 PODSET_GROUP = "kueue.x-k8s.io/podset-group-name"
 PROFILE = "tau.azure.com/profile"
 KAI_SCHEDULER = "kai-scheduler"
@@ -71,9 +74,16 @@ class KueueContract:
             return {}
         if context.policy.topology == Topology.UNCONSTRAINED:
             return {UNCONSTRAINED_TOPOLOGY: "true"}  # a group needs a required level: none here
-        assert context.level is not None
-        group = {PODSET_GROUP: context.run.metadata.name} if grouped else {}
-        return {REQUIRED_TOPOLOGY: context.level, **group}
+        found = {PODSET_GROUP: context.run.metadata.name} if grouped else {}
+        if context.preferred_level is not None:
+            found[PREFERRED_TOPOLOGY] = context.preferred_level
+        else:
+            assert context.level is not None
+            found[REQUIRED_TOPOLOGY] = context.level
+        if context.slice_level is not None and context.run.policy.slice is not None:
+            found[SLICE_TOPOLOGY] = context.slice_level  # Kueue forbids it with a group: shape.py
+            found[SLICE_SIZE] = str(context.run.policy.slice.size)
+        return found
 
     def pod_fields(self, context: RunContext) -> dict[str, Any]:
         return {}
@@ -92,7 +102,9 @@ class KaiContract:
         found = {KAI_TOPOLOGY: TOPOLOGY}
         if context.level is not None:
             found[KAI_REQUIRED] = context.level
-        if context.level != HOSTNAME:  # a preferred level at or above the required one does nothing
+        if context.preferred_level is not None:
+            found[KAI_PREFERRED] = context.preferred_level
+        elif context.level != HOSTNAME:  # a preferred level at or above the required one does nothing
             found[KAI_PREFERRED] = HOSTNAME
         return found
 

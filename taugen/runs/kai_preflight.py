@@ -11,7 +11,7 @@ from taugen.api.kai.models import Queue, QueueResource
 from taugen.compile.backends.kai import leaf_queue
 from taugen.load.inventory import GPU
 from taugen.quantity import Quantity
-from taugen.runs.checks import Check, Placeable, total
+from taugen.runs.checks import Check, Placeable
 from taugen.runs.context import RunContext
 
 
@@ -37,7 +37,7 @@ def _class(context: RunContext) -> Check:
 
 
 def _quota(context: RunContext, leaf: Queue, request: dict[str, Quantity]) -> Check:
-    wanted = total(request.get(GPU, Quantity.parse(0)), context.pods)
+    wanted = context.total_of(GPU)
     gpu = (leaf.spec.resources.gpu if leaf.spec and leaf.spec.resources else None) or QueueResource()
     gpus = float(wanted.value)
     where = f"Queue {leaf.metadata.name}: {GPU} {wanted}"

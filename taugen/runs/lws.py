@@ -16,8 +16,11 @@ from taugen.runs.context import RunContext
 API = "leaderworkerset.x-k8s.io/v1"
 
 
-def leader_worker_set(context: RunContext, template: dict[str, Any]) -> dict[str, Any]:
-    """The bare object: render adds the top owner's labels and annotations."""
+def leader_worker_set(
+    context: RunContext, template: dict[str, Any], leader: dict[str, Any]
+) -> dict[str, Any]:
+    """The bare object: render adds the top owner's labels and annotations. `leader` is the
+    leader's template: the workers' one, or with `leader.resources` its own requests."""
     run = context.run
     spec = {
         "replicas": run.replicas,
@@ -25,16 +28,17 @@ def leader_worker_set(context: RunContext, template: dict[str, Any]) -> dict[str
         "leaderWorkerTemplate": {
             "size": run.size,
             "restartPolicy": "RecreateGroupOnPodRestart",  # a replica fails and restarts as one
-            "leaderTemplate": copy.deepcopy(template),
+            "leaderTemplate": copy.deepcopy(leader),
             "workerTemplate": copy.deepcopy(template),
         },
     }
     return object_(API, "LeaderWorkerSet", run.metadata.name, run.metadata.namespace, spec=spec)
 
 
-def patch(context: RunContext, template: dict[str, Any]) -> dict[str, Any]:
-    """The contract fragment of a LeaderWorkerSet: the same for the leader and the workers."""
+def patch(context: RunContext, template: dict[str, Any], leader: dict[str, Any]) -> dict[str, Any]:
+    """The contract fragment of a LeaderWorkerSet: the same labels and annotations on the
+    leader and the workers; the leader's requests its own when the run gives them."""
     run = context.run
-    both = {"leaderTemplate": copy.deepcopy(template), "workerTemplate": copy.deepcopy(template)}
+    both = {"leaderTemplate": copy.deepcopy(leader), "workerTemplate": copy.deepcopy(template)}
     spec = {"leaderWorkerTemplate": both}
     return object_(API, "LeaderWorkerSet", run.metadata.name, run.metadata.namespace, spec=spec)

@@ -32,6 +32,8 @@ def placement_warning(context: RunContext) -> Problem:
         if context.level is None
         else f"the ranks stay in one {context.level} ({policy.topology})"
     )
+    if context.preferred_level is not None:
+        scope = f"the ranks stay in one {context.preferred_level} if one holds them, else a wider domain"
     if context.level == NETWORK_DOMAIN:
         scope += (
             f"; this does not require {INFINIBAND}=true: a node without a provider fabric is a network "

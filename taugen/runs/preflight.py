@@ -19,7 +19,7 @@ from taugen.models.platform import DEFAULT_GPU_TAINTS, taint_text
 from taugen.quantity import Quantity
 from taugen.resolve.labels import GPU_CLASS
 from taugen.runs.capacity import Domain
-from taugen.runs.checks import Check, Placeable, SchedulerChecks, total
+from taugen.runs.checks import Check, Placeable, SchedulerChecks
 from taugen.runs.cohort import queue_of, sim_cohorts, sim_queues
 from taugen.runs.context import RunContext
 from taugen.runs.kai_preflight import kai_checks
@@ -109,8 +109,9 @@ def _quota(
     node = QuotaTree.of(sim_queues(tree), sim_cohorts(tree)).queues[queue.name] if queue.cohort else None
     order = {r: i for i, r in enumerate(queue.covered)}
     parts, short = [], []
-    for resource in sorted(request, key=lambda r: (order.get(r, len(order)), r)):
-        wanted = total(request[resource], context.pods)
+    asked = {*request, *(context.leader_request or {})}
+    for resource in sorted(asked, key=lambda r: (order.get(r, len(order)), r)):
+        wanted = context.total_of(resource)
         if resource not in order:
             short.append(f"{resource} is not covered by the ClusterQueue")
             continue

@@ -46,7 +46,8 @@ def render(context: RunContext, fmt: Format = "manifest") -> str:
 
 def manifests(context: RunContext) -> list[dict[str, Any]]:
     if context.run.workload == Workload.LEADERWORKERSET:
-        return [owned(context, lws.leader_worker_set(context, template(context, _full_pod(context))))]
+        leader = template(context, _full_pod(context, leader=True))
+        return [owned(context, lws.leader_worker_set(context, template(context, _full_pod(context)), leader))]
     objects = [job(context)]
     if context.multi_node:
         objects.append(torchrun.service(context.run))
@@ -75,7 +76,9 @@ def patch(context: RunContext) -> dict[str, Any]:
     pod = pod_contract(context)
     pod["containers"] = [{"name": CONTAINER, "resources": resources(context)}]
     if context.run.workload == Workload.LEADERWORKERSET:
-        return owned(context, lws.patch(context, template(context, pod)))
+        leader = pod_contract(context)
+        leader["containers"] = [{"name": CONTAINER, "resources": resources(context, leader=True)}]
+        return owned(context, lws.patch(context, template(context, pod), template(context, leader)))
     run = context.run
     spec = {"template": template(context, pod)}
     return owned(context, object_("batch/v1", "Job", run.metadata.name, run.metadata.namespace, spec=spec))
@@ -102,8 +105,10 @@ def pod_contract(context: RunContext) -> dict[str, Any]:
     return pod
 
 
-def resources(context: RunContext) -> dict[str, Any]:
-    wanted = {name: str(q) for name, q in context.request.items()}
+def resources(context: RunContext, leader: bool = False) -> dict[str, Any]:
+    """A worker's requests, or with `leader` a LeaderWorkerSet leader's own (K5)."""
+    request = (context.leader_request if leader else None) or context.request
+    wanted = {name: str(q) for name, q in request.items()}
     # Extended resources (GPUs, the slot) cannot be overcommitted: limits equal requests.
     limits = {name: q for name, q in wanted.items() if _extended(name)}
     return {"requests": wanted, "limits": limits} if limits else {"requests": wanted}
@@ -120,9 +125,9 @@ def template(context: RunContext, pod: dict[str, Any]) -> dict[str, Any]:
     return {"metadata": metadata, "spec": pod} if metadata else {"spec": pod}
 
 
-def _full_pod(context: RunContext) -> dict[str, Any]:
+def _full_pod(context: RunContext, leader: bool = False) -> dict[str, Any]:
     pod = pod_contract(context)
-    pod["containers"] = [_container(context)]
+    pod["containers"] = [_container(context, leader)]
     return pod
 
 
@@ -130,9 +135,13 @@ def _extended(name: str) -> bool:
     return ("/" in name and not name.startswith("kubernetes.io/")) or name.startswith("hugepages-")
 
 
-def _container(context: RunContext) -> dict[str, Any]:
+def _container(context: RunContext, leader: bool = False) -> dict[str, Any]:
     run = context.run
-    container: dict[str, Any] = {"name": CONTAINER, "image": run.image, "resources": resources(context)}
+    container: dict[str, Any] = {
+        "name": CONTAINER,
+        "image": run.image,
+        "resources": resources(context, leader),
+    }
     if run.launcher == Launcher.TORCHRUN:
         container["command"] = torchrun.command(run)
         if env := torchrun.env(run):

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from taugen.compile.catalog import LEVEL_OF, PREFERRED_LEVEL_OF
 from taugen.errors import InputError, Problem
 from taugen.load.inventory import GPU
 from taugen.models.profile import Policy, Topology
-from taugen.models.run import Launcher
+from taugen.models.run import Launcher, SliceLevel, Workload
+from taugen.resolve.labels import LEVELS
 from taugen.runs.load import LoadedRun
 
 
@@ -14,9 +16,16 @@ def is_multi_node(loaded: LoadedRun) -> bool:
     return loaded.run.launcher == Launcher.TORCHRUN and loaded.run.workers > 1
 
 
-def check_shape(loaded: LoadedRun, policy: Policy) -> None:
-    checks = (_gpus_without_class, _class_without_gpus, _cpu_topology, _same_host_torchrun)
+SLICE_ORDER = (SliceLevel.SITE, SliceLevel.NETWORK_DOMAIN, SliceLevel.ACCELERATOR_DOMAIN, SliceLevel.HOST)
+
+
+def check_shape(loaded: LoadedRun, policy: Policy, scheduler: str = "kueue") -> None:
+    checks = (_gpus_without_class, _class_without_gpus, _cpu_topology, _same_host_torchrun, _slice)
     problems = [p for check in checks if (p := check(loaded, policy)) is not None]
+    if loaded.run.policy.slice is not None and scheduler != "kueue":
+        where = loaded.doc.at(["policy", "slice"])
+        hint = "remove policy.slice: a KAI PodGroup keeps to its topology level as a whole (K4)"
+        problems.append(where.problem("S3", "policy.slice is Kueue's (podset-slice-*): not for KAI", hint))
     if problems:
         raise InputError(problems)
 
@@ -64,3 +73,38 @@ def _same_host_torchrun(loaded: LoadedRun, policy: Policy) -> Problem | None:
         "use workers: 1 (torchrun starts one process per GPU), or a same-accelerator-domain or "
         "same-network-domain topology",
     )
+
+
+def _slice(loaded: LoadedRun, policy: Policy) -> Problem | None:
+    """Kueue's podset-slice-* rules (jobframework tas_validation.go, v0.19.2), said before Kueue
+    would reject or strand the workload."""
+    run, found = loaded.run, loaded.run.policy.slice
+    if found is None:
+        return None
+    where = loaded.doc.at(["policy", "slice"])
+    level = LEVEL_OF.get(policy.topology) or PREFERRED_LEVEL_OF.get(policy.topology)
+    if policy.gpu_class is None or level is None:
+        hint = "use a same-<level> or prefer-<level> topology with a gpu_class"
+        return where.problem("S3", f"slices need a topology level; the run's is {policy.topology}", hint)
+    if run.workload == Workload.LEADERWORKERSET:
+        hint = "remove policy.slice: a replica is one PodSet group, placed in one domain as a whole"
+        return where.problem(
+            "K5", "Kueue forbids slices on a pod-set group (a LeaderWorkerSet replica)", hint
+        )
+    if SLICE_ORDER.index(found.level) < LEVELS.index(level):
+        hint = f"choose a slice level at or below {level}"
+        return where.problem(
+            "S3", f"slices of a {found.level} are wider than the topology {policy.topology}", hint
+        )
+    size = loaded.doc.at(["policy", "slice", "size"])
+    if run.workers % found.size:
+        hint = f"use workers that are a multiple of {found.size}, or another slice size"
+        return size.problem("S3", f"{run.workers} workers are not whole slices of {found.size}", hint)
+    if is_multi_node(loaded) and found.level == SliceLevel.HOST and found.size > 1:
+        hint = "use size 1, or a wider slice level (accelerator-domain)"
+        message = (
+            "a host slice of more than one multi-node torchrun rank never fits: "
+            "each rank takes its node's slot"
+        )
+        return size.problem("S3", message, hint)
+    return None

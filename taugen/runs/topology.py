@@ -25,7 +25,8 @@ def fit_topology(context: RunContext, request: dict[str, Quantity]) -> TopologyF
     gpu_class, workers, level = context.policy.gpu_class, context.group, context.level
     nodes = [n for n in context.state.resolved.nodes if n.gpu_class == gpu_class]
     found = domains(nodes, level, request, context.multi_node)
-    scope = level or "unconstrained"
+    preferred = context.preferred_level
+    scope = level or (f"preferred {preferred} (else wider)" if preferred else "unconstrained")
     per_node = " (multi-node torchrun: one rank per node)" if context.multi_node else ""
     best = best_fit(found, workers)
     if best is not None:

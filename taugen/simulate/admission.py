@@ -27,7 +27,7 @@ class Short:
 
 def usage_of(run: SimRun) -> dict[FlavorResource, int]:
     flavor = run.flavor or ""
-    return {(flavor, r): v * run.count for r, v in sorted(run.per_pod.items()) if v * run.count > 0}
+    return {(flavor, r): v for r, v in sorted(run.total().items()) if v > 0}
 
 
 def check_quota(tree: QuotaTree, run: SimRun, preempts: bool) -> Short | None:

@@ -29,7 +29,7 @@ from taugen.simulate.model import (
 from taugen.simulate.preemption import Holder, Preemptor, find_victims
 from taugen.simulate.ranks import place_again, rank_hosts, required_domain
 from taugen.simulate.state import Cluster
-from taugen.simulate.tas import Assignment, NoFit, PodRequest, find_assignment
+from taugen.simulate.tas import Assignment, NoFit, find_assignment
 
 GPU = "nvidia.com/gpu"
 PREEMPTION = (
@@ -137,8 +137,8 @@ def _admit(
     if isinstance(found, NoFit):
         return RunResult(run.key, "pending", flavor.name, _no_fit(run, found))
     hosts = rank_hosts(cluster, found)
-    for host in hosts:
-        cluster.take(host, run.per_pod)
+    for rank, host in enumerate(hosts):
+        cluster.take(host, run.pod(rank))
     cluster.charge(run)
     plans[run.key] = dict(enumerate(hosts))
     cluster.placed[run.key] = dict(plans[run.key])
@@ -146,8 +146,7 @@ def _admit(
 
 
 def _place(cluster: Cluster, flavor: SimFlavor, run: SimRun) -> Assignment | NoFit:
-    request = PodRequest(run.count, run.per_pod, run.mode, run.level)
-    return find_assignment(cluster.tree(flavor.name), request, cluster.leaf_free(flavor.name))
+    return find_assignment(cluster.tree(flavor.name), run.pod_request(), cluster.leaf_free(flavor.name))
 
 
 def _why_pending(cluster: Cluster, flavors: dict[str, SimFlavor], run: SimRun) -> str | Short | None:
@@ -216,9 +215,9 @@ def _replaced(
 
 
 def _release(cluster: Cluster, run: SimRun) -> None:
-    for host in cluster.placed.pop(run.key, {}).values():
+    for rank, host in cluster.placed.pop(run.key, {}).items():
         if host not in cluster.down:
-            cluster.take(host, run.per_pod, sign=-1)
+            cluster.take(host, run.pod(rank), sign=-1)
     cluster.charge(run, sign=-1)
 
 

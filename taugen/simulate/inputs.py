@@ -21,6 +21,7 @@ from taugen.runs.context import RunContext
 from taugen.runs.state import ClusterState
 from taugen.runs.units import as_units
 from taugen.simulate.model import RunningPod, SimFlavor, SimInput, SimNode, SimRun
+from taugen.simulate.request import SliceLayer
 from taugen.simulate.workloads import RULE, LoadedWorkloads
 from taugen.timestamps import utc_sortable
 
@@ -117,21 +118,31 @@ def _run(
         flavor=flavor_of.get(policy.gpu_class),
         count=context.pods,
         per_pod=per_pod,
-        mode="required" if context.level else "unconstrained",
-        level=context.level,
+        mode="required" if context.level else "preferred" if context.preferred_level else "unconstrained",
+        level=context.level or context.preferred_level,
         not_ready=blocked,
         plan={int(k): v for k, v in plan.ranks.items()} if plan else None,
         gpus=per_pod.get(GPU, 0),
         queue=queue.name if queue is not None else "",
         admitted_at=utc_sortable(plan.at) if plan and plan.at else "",
+        slices=_slices(context),
+        leader=None if context.leader_request is None else as_units(context.leader_request),
     )
+
+
+def _slices(context: RunContext) -> tuple[SliceLayer, ...]:
+    found = context.run.policy.slice
+    if found is None or context.slice_level is None:
+        return ()
+    return (SliceLayer(context.slice_level, found.size),)
 
 
 def _replicas(run: SimRun, context: RunContext) -> tuple[SimRun, ...]:
     """K5: Kueue admits each replica of a LeaderWorkerSet as its own workload, its leader and
     workers one PodSet group that shares the run's domain: here a run `<name>-<i>` (the
-    leader pod's name) of `size` pods, pod 0 the leader. Same priority and creation time, so
-    replicas are admitted in index order."""
+    leader pod's name) of `size` pods, pod 0 the leader (with `leader.resources`, its own
+    requests: placed as Kueue places a group). Same priority and creation time, so replicas
+    are admitted in index order."""
     if context.run.workload != Workload.LEADERWORKERSET:
         return (run,)
     size = context.run.size

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from taugen.runs.quota_model import Quota, SimCohort, SimQueue
-from taugen.simulate.tas import Mode
+from taugen.simulate.request import Mode, PodRequest, SliceLayer
 from taugen.simulate.tree import DomainPath, Resources
 
 Status = Literal["admitted", "pending", "evicted", "preempted"]
@@ -45,6 +45,30 @@ class SimRun:
     gpus: int = 0  # per pod, for the totals
     queue: str = ""  # its ClusterQueue (via its LocalQueue); "" with no `queues`: the only one
     admitted_at: str = ""  # RFC 3339 UTC: when an admitted run reserved quota ("": its created)
+    slices: tuple[SliceLayer, ...] = ()  # policy.slice (S3)
+    leader: Resources | None = None  # K5: pod 0 is a leader with its own requests
+
+    def pod_request(self) -> PodRequest:
+        """What the placement core places: with a leader, one PodSet group (K5)."""
+        if self.leader is None or self.count == 1:
+            per_pod = self.pod(0)
+            return PodRequest(self.count, per_pod, self.mode, self.level, slices=self.slices)
+        return PodRequest(
+            self.count - 1, self.per_pod, self.mode, self.level, slices=self.slices, leader=self.leader
+        )
+
+    def pod(self, rank: int) -> Resources:
+        """The requests of pod `rank`: the leader's for pod 0 when it has its own."""
+        return self.leader if rank == 0 and self.leader is not None else self.per_pod
+
+    def total(self) -> dict[str, int]:
+        """Every pod's requests summed: what the run asks of quota."""
+        found = {r: v * self.count for r, v in self.per_pod.items()}
+        for r, v in (self.leader or {}).items():
+            found[r] = found.get(r, 0) + v
+        for r, v in (self.per_pod if self.leader is not None else {}).items():
+            found[r] -= v
+        return found
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,8 @@ from taugen.simulate.tas import Assignment
 
 def rank_hosts(cluster: Cluster, assignment: Assignment) -> list[str]:
     """Node names; the assignment names hosts by their path (the hostname label comes last)."""
-    return [cluster.by_path[p.path] for p in assignment.domains for _ in range(p.count)]
+    leader = [cluster.by_path[p.path] for p in assignment.leader for _ in range(p.count)]
+    return leader + [cluster.by_path[p.path] for p in assignment.domains for _ in range(p.count)]
 
 
 def place_again(cluster: Cluster, run: SimRun, ranks: Sequence[int], plan: dict[int, str]) -> int | None:
@@ -30,7 +31,7 @@ def place_again(cluster: Cluster, run: SimRun, ranks: Sequence[int], plan: dict[
         host = _choose(cluster, run, rank, plan)
         if host is None:
             return rank
-        cluster.take(host, run.per_pod)
+        cluster.take(host, run.pod(rank))
         cluster.placed.setdefault(run.key, {})[rank] = host
     return None
 
@@ -47,13 +48,13 @@ def _choose(cluster: Cluster, run: SimRun, rank: int, plan: dict[int, str]) -> s
     room = Counter(plan.values())
     room.subtract(cluster.placed.get(run.key, {}).values())
     planned = plan.get(rank)
-    if planned is not None and room[planned] > 0 and cluster.fits(planned, run.per_pod):
+    if planned is not None and room[planned] > 0 and cluster.fits(planned, run.pod(rank)):
         return planned
     domain = required_domain(cluster, run, plan)
     candidates = [
         n.name
         for n in sorted(cluster.nodes.values(), key=lambda n: n.path)
-        if n.flavor == run.flavor and n.path[: len(domain)] == domain and cluster.fits(n.name, run.per_pod)
+        if n.flavor == run.flavor and n.path[: len(domain)] == domain and cluster.fits(n.name, run.pod(rank))
     ]
     in_plan = [c for c in candidates if room[c] > 0]
     mine = set(cluster.placed.get(run.key, {}).values())

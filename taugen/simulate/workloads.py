@@ -104,5 +104,5 @@ def _context(loaded: LoadedRun, state: ClusterState) -> RunContext:
     tenant = run_tenant(state.cluster, loaded)
     entry = catalog_entry(state, loaded)
     policy = resolve_policy(loaded, entry, state)
-    check_shape(loaded, policy)
+    check_shape(loaded, policy, state.cluster.scheduler)
     return RunContext(loaded, state, tenant, entry, policy, not_ready(loaded, entry, policy, state), ())

@@ -12,16 +12,22 @@ import yaml
 
 from taugen.quantity import Quantity
 from taugen.runs.units import units
-from taugen.simulate.tas import Assignment, Mode, PodRequest, find_assignment
-from taugen.simulate.tree import DomainPath, Taint, TasNode, Toleration, build_tree
+from taugen.simulate.replace import find_replacement
+from taugen.simulate.request import Mode, PodRequest, SliceLayer
+from taugen.simulate.tas import Assignment, Placed, find_assignment
+from taugen.simulate.tree import DomainPath, Taint, TasNode, TasTree, Toleration, build_tree
 
 FOLDER = Path(__file__).resolve().parents[1] / "data" / "tas-upstream"
 TOPOLOGY = "default"
 TERMINAL = ("Failed", "Succeeded")  # Kueue counts no usage for a finished pod
+Free = dict[DomainPath, dict[str, int]]
+
+
+PLACEMENT = ("find-topology-assignments.yaml", "multi-layer-replacement.yaml")  # tas_cache_test.go
 
 
 def load_cases() -> list[dict[str, Any]]:
-    paths = sorted(FOLDER.glob("*.yaml"))
+    paths = [FOLDER / name for name in PLACEMENT]
     return [doc for path in paths for doc in yaml.safe_load_all(path.read_text()) if doc]
 
 
@@ -52,11 +58,24 @@ def _toleration(raw: Mapping[str, Any]) -> Toleration:
     return Toleration(raw.get("Key", ""), None if exists else raw.get("Value", ""), raw.get("Effect") or None)
 
 
-def run_case(case: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each pod set's result, in the case's order, in the shape of its `expected`."""
-    levels = tuple(case["levels"])
-    flavor = case.get("flavorNodeLabels") or {}
-    host = levels[-1] == "kubernetes.io/hostname"
+def _free(case: dict[str, Any], used: Mapping[str, Mapping[str, int]]) -> tuple[list[TasNode], Free]:
+    levels, flavor = tuple(case["levels"]), case.get("flavorNodeLabels") or {}
+    nodes: list[TasNode] = []
+    free: Free = {}
+    for raw in case["nodes"]:
+        if not _in_tree(raw, flavor, levels):
+            continue
+        path = tuple(raw["labels"][lv] for lv in levels)
+        taints = tuple(Taint(t["key"], t.get("value", ""), t["effect"]) for t in raw.get("taints", []))
+        nodes.append(TasNode(raw["name"], path, taints, frozenset(raw["labels"].items())))
+        leaf = free.setdefault(path, {})
+        usage = used.get(raw["name"], {})
+        for name, amount in _quantities(raw["allocatable"]).items():
+            leaf[name] = leaf.get(name, 0) + amount - usage.get(name, 0)
+    return nodes, free
+
+
+def _used(case: dict[str, Any]) -> dict[str, dict[str, int]]:
     used: dict[str, dict[str, int]] = {}
     for pod in case.get("pods") or []:
         if pod["node"] is None or pod["phase"] in TERMINAL:
@@ -65,51 +84,100 @@ def run_case(case: dict[str, Any]) -> list[dict[str, Any]]:
         usage["pods"] += 1
         for name, amount in _quantities(pod["requests"]).items():
             usage[name] = usage.get(name, 0) + amount
-    results: list[dict[str, Any]] = []
-    assumed: dict[DomainPath, dict[str, int]] = {}
-    for podset in case["podSets"]:
-        selector = tuple(sorted((podset.get("nodeSelector") or {}).items()))
-        nodes: list[TasNode] = []
-        free: dict[DomainPath, dict[str, int]] = {}
-        for raw in case["nodes"]:
-            if not _in_tree(raw, flavor, levels):
-                continue
-            path = tuple(raw["labels"][lv] for lv in levels)
-            taints = tuple(Taint(t["key"], t.get("value", ""), t["effect"]) for t in raw.get("taints", []))
-            nodes.append(TasNode(raw["name"], path, taints, frozenset(raw["labels"].items())))
-            leaf = free.setdefault(path, {})
-            usage = used.get(raw["name"], {})
-            for name, amount in _quantities(raw["allocatable"]).items():
-                leaf[name] = leaf.get(name, 0) + amount - usage.get(name, 0)
-        for path, usage in assumed.items():
-            for name, amount in usage.items():
-                free.setdefault(path, {})[name] = free.get(path, {}).get(name, 0) - amount
-        tree = build_tree(TOPOLOGY, levels, nodes)
-        topology = podset["topology"]
-        mode: Mode = "required" if "required" in topology else "unconstrained"
-        if "preferred" in topology:
-            mode = "preferred"
-        tolerations = tuple(_toleration(t) for t in podset.get("tolerations") or [])
-        request = PodRequest(
-            podset["count"], _resources(podset["perPod"]), mode, topology.get(mode), tolerations, selector
-        )
+    return used
+
+
+def _request(podset: Mapping[str, Any], levels: list[str], leader: Mapping[str, Any] | None) -> PodRequest:
+    """Kueue's PodSetTopologyRequest in the core's terms: an implied request and a slice-only
+    one are unconstrained (the lowest level, and the highest)."""
+    topology = podset["topology"]
+    mode: Mode = "required" if "required" in topology else "unconstrained"
+    mode = "preferred" if "preferred" in topology else mode
+    level = None if mode == "unconstrained" else topology[mode]
+    layers = tuple(SliceLayer(layer["level"], layer["size"]) for layer in topology.get("sliceLayers") or [])
+    if "sliceRequired" in topology:
+        layers = (SliceLayer(topology["sliceRequired"], topology.get("sliceSize", 0)),)
+    if mode == "unconstrained" and layers:  # Kueue levelKey: a slice request, the highest level
+        level = levels[0]
+    tolerations = tuple(_toleration(t) for t in podset.get("tolerations") or [])
+    selector = tuple(sorted((podset.get("nodeSelector") or {}).items()))
+    lead = None if leader is None else _resources(leader["perPod"])
+    per_pod = _resources(podset["perPod"])
+    return PodRequest(podset["count"], per_pod, mode, level, tolerations, selector, layers, lead)
+
+
+def _groups(podsets: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Kueue's grouping: by podset-group-name, in the order a group first appears."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for index, podset in enumerate(podsets):
+        found.setdefault(podset.get("group") or f"#{index}", []).append(podset)
+    return list(found.values())
+
+
+def _leader_and_workers(group: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """Kueue's findLeaderAndWorkers: the second is the leader unless it has more pods."""
+    if len(group) == 1:
+        return None, group[0]
+    workers, leader = group[0], group[1]
+    return (workers, leader) if leader["count"] > workers["count"] else (leader, workers)
+
+
+def run_case(case: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each pod set's result, in the case's order, in the shape of its `expected`."""
+    levels = list(case["levels"])
+    host = levels[-1] == "kubernetes.io/hostname"
+    nodes, base = _free(case, _used(case))
+    tree = build_tree(TOPOLOGY, levels, nodes)
+    found: dict[str, dict[str, Any]] = {}
+    assumed: Free = {}
+    if "replacement" in case or "workload" in case:
+        return [_replacement(case, tree, base, levels, host)]
+    for group in _groups(case["podSets"]):
+        leader, workers = _leader_and_workers(group)
+        free = {p: {r: v - assumed.get(p, {}).get(r, 0) for r, v in res.items()} for p, res in base.items()}
+        request = _request(workers, levels, leader)
         result = find_assignment(tree, request, free)
         if not isinstance(result, Assignment):
-            results.append({"reason": result.reason})
+            found.update({p["name"]: {"reason": result.reason} for p in group})
             break
-        per_pod = {**request.per_pod, "pods": request.per_pod.get("pods", 0) + 1}
-        for placed in result.domains:
-            usage = assumed.setdefault(placed.path, {})
-            for name, amount in per_pod.items():
-                usage[name] = usage.get(name, 0) + amount * placed.count
-        results.append(_shape(result, host))
-    results += [{"assignment": None}] * (len(case["podSets"]) - len(results))
-    return results
+        found[workers["name"]] = _shape(result.levels, result.domains, host)
+        _assume(assumed, request.per_pod, result.domains)
+        if leader is not None:
+            found[leader["name"]] = _shape(result.levels, result.leader, host)
+            _assume(assumed, request.leader or {}, result.leader)
+    return [found.get(p["name"], {"assignment": None}) for p in case["podSets"]]
 
 
-def _shape(result: Assignment, host: bool) -> dict[str, Any]:
-    domains = [{"values": [p.path[-1]] if host else list(p.path), "count": p.count} for p in result.domains]
-    return {"levels": list(result.levels), "domains": domains}
+def _replacement(
+    case: dict[str, Any], tree: TasTree, free: Free, levels: list[str], host: bool
+) -> dict[str, Any]:
+    """A node replacement case: one pod set admitted with an assignment and an unhealthy node."""
+    (podset,) = case["podSets"]
+    if "replacement" in case:
+        admitted, unhealthy = case["replacement"]["assignment"], case["replacement"]["unhealthyNode"]
+    else:
+        admitted, unhealthy = (
+            case["workload"]["admitted"]["assignment"],
+            case["workload"]["unhealthyNodes"][0],
+        )
+    existing = [(d["values"][-1], d["count"]) for d in admitted["domains"]]
+    result = find_replacement(tree, _request(podset, levels, None), existing, unhealthy, free)
+    if not isinstance(result, Assignment):
+        return {"reason": result.reason}
+    return _shape(result.levels, result.domains, host)
+
+
+def _assume(assumed: Free, per_pod: Mapping[str, int], placed: tuple[Placed, ...]) -> None:
+    one = {**per_pod, "pods": per_pod.get("pods", 0) + 1}
+    for domain in placed:
+        usage = assumed.setdefault(domain.path, {})
+        for name, amount in one.items():
+            usage[name] = usage.get(name, 0) + amount * domain.count
+
+
+def _shape(levels: tuple[str, ...], placed: tuple[Placed, ...], host: bool) -> dict[str, Any]:
+    domains = [{"values": [p.path[-1]] if host else list(p.path), "count": p.count} for p in placed]
+    return {"levels": list(levels), "domains": domains}
 
 
 def expected(case: dict[str, Any]) -> list[dict[str, Any]]:

@@ -11,7 +11,8 @@ import yaml
 
 from taugen.quantity import Quantity
 from taugen.runs.units import units
-from taugen.simulate.tas import Assignment, PodRequest, find_assignment
+from taugen.simulate.request import PodRequest
+from taugen.simulate.tas import Assignment, find_assignment
 from taugen.simulate.tree import HOSTNAME, DomainPath, Taint, TasNode, build_tree
 
 VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "acceptance" / "tas-vectors.yaml"

@@ -26,7 +26,7 @@ def test_coverage_is_what_docs_say() -> None:
     expressible = Counter(c["name"].split("/", 1)[0] for c in EXPRESSIBLE)
     assert (dict(total), dict(expressible)) == (
         {"TestFindTopologyAssignments": 139, "TestFindTopologyAssignmentsMultiLayerReplacement": 6},
-        {"TestFindTopologyAssignments": 53},
+        {"TestFindTopologyAssignments": 93, "TestFindTopologyAssignmentsMultiLayerReplacement": 4},
     )
 
 

@@ -1,0 +1,118 @@
+"""Test helper: feed a case of Kueue v0.19.2's TestScheduleForTAS
+(tests/data/tas-upstream/schedule-for-tas.yaml, format in its README.md) to `taugen simulate`'s
+engine, and turn the engine's answer back into the case's `expected` shape."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import yaml
+
+from taugen.simulate.engine import simulate
+from taugen.simulate.model import RunningPod, SimFlavor, SimInput, SimNode, SimRun
+from taugen.simulate.request import Mode, SliceLayer
+from tests.support.upstream_vectors import FOLDER, TERMINAL, _in_tree, _quantities
+
+FILE = FOLDER / "schedule-for-tas.yaml"
+HOST = "kubernetes.io/hostname"
+FAILED = "couldn't assign flavors to pod set "  # Kueue's prefix of a pending workload's event
+
+
+def _mode(topology: Mapping[str, Any]) -> tuple[Mode, str | None, tuple[SliceLayer, ...]]:
+    layers: tuple[SliceLayer, ...] = ()
+    if "sliceRequired" in topology:
+        layers = (SliceLayer(topology["sliceRequired"], topology.get("sliceSize", 0)),)
+    for mode in ("required", "preferred"):
+        if mode in topology:
+            return mode, topology[mode], layers
+    return "unconstrained", None, layers
+
+
+def _nodes(case: dict[str, Any]) -> tuple[SimNode, ...]:
+    levels, flavor = tuple(case["topology"]["levels"]), case["flavor"]
+    found = []
+    for raw in case["nodes"]:
+        in_tree = _in_tree(raw, flavor["nodeLabels"], levels)
+        path = tuple(raw["labels"].get(level, "") for level in levels)
+        ready = raw["ready"] and not raw.get("unschedulable")
+        allocatable = _quantities(raw["allocatable"])
+        found.append(SimNode(raw["name"], ready, flavor["name"] if in_tree else None, path, allocatable))
+    return tuple(found)
+
+
+def _run(workload: Mapping[str, Any], flavor: str, by_host: Mapping[str, str]) -> SimRun:
+    (podset,) = workload["podSets"]
+    mode, level, layers = _mode(podset["topology"])
+    plan = None
+    if "admitted" in workload:
+        (placed,) = workload["admitted"]
+        hosts = [by_host[d["values"][-1]] for d in placed["assignment"]["domains"] for _ in range(d["count"])]
+        plan = dict(enumerate(hosts))
+    per_pod = _quantities(podset["requests"])
+    return SimRun(
+        workload["name"], 0, "", flavor, podset["count"], per_pod, mode, level, plan=plan, slices=layers
+    )
+
+
+def sim_input(case: dict[str, Any]) -> SimInput:
+    flavor = case["flavor"]["name"]
+    nodes = _nodes(case)
+    by_host = {n.path[-1]: n.name for n in nodes}
+    quota = _quantities(case["clusterQueue"]["quota"][flavor])
+    runs = tuple(_run(w, flavor, by_host) for w in case["workloads"])
+    running = tuple(
+        RunningPod(p["node"], _quantities(p["requests"]))
+        for p in case.get("pods") or []
+        if p["node"] is not None and p["phase"] not in TERMINAL
+    )
+    topology = case["topology"]
+    return SimInput(
+        topology["name"], tuple(topology["levels"]), (SimFlavor(flavor, quota, True),), nodes, runs, running
+    )
+
+
+def load_cases() -> list[dict[str, Any]]:
+    return [doc for doc in yaml.safe_load_all(FILE.read_text()) if doc]
+
+
+def run_case(case: dict[str, Any]) -> dict[str, Any]:
+    """Each workload the case expects a result for: admitted with its pod set's assignment, or
+    pending with Kueue's TAS message (the part after the pod set's name)."""
+    source = sim_input(case)
+    hostname = {n.name: n.path[-1] for n in source.nodes}
+    results = {r.key: r for r in simulate(source).runs}
+    found: dict[str, Any] = {}
+    for key in case["expected"]:
+        result = results[key]
+        if result.status != "admitted":
+            found[key] = {"pending": result.reason}
+            continue
+        domains = sorted(([hostname[h]], n) for h, n in result.hosts())
+        found[key] = {"admitted": {"flavor": result.flavor, "levels": [HOST], "domains": domains}}
+    return found
+
+
+def expected(case: dict[str, Any]) -> dict[str, Any]:
+    """The case's `expected` in run_case's shape; a pending message keeps Kueue's TAS part."""
+    found: dict[str, Any] = {}
+    for key, want in case["expected"].items():
+        if "admitted" not in want:
+            found[key] = {"pending": want["pending"]}
+            continue
+        (podset,) = want["admitted"]
+        flavors = set(podset["flavors"].values())
+        assignment = podset["assignment"]
+        domains = sorted((d["values"], d["count"]) for d in assignment["domains"])
+        flavor = flavors.pop() if len(flavors) == 1 else sorted(flavors)
+        found[key] = {"admitted": {"flavor": flavor, "levels": assignment["levels"], "domains": domains}}
+    return found
+
+
+def same_pending(got: str, want: str | None) -> bool:
+    """Kueue's event says `couldn't assign flavors to pod set <name>: <TAS message>`; simulate's
+    reason ends with the same TAS message."""
+    if want is None:
+        return False  # every pending case records its event's message
+    head, _, message = want.partition(": ")
+    return head.startswith(FAILED) and got.endswith(": " + message)
