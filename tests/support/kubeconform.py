@@ -13,14 +13,13 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from taugen.validate.celrules import schemas_of
+from taugen.validate.crd import strict_schema
 from taugen.validate.kubeschemas import write_core_schemas
-from taugen.validate.patterns import END
 from tests.conftest import SHARED
-from tests.support.crd import load_crds, object_schema
 
 KIT = SHARED / "tools" / "kubeconform" / "run"
 BINARY = KIT.with_name("kubeconform")  # the bare binary: only the schema locations it is given
@@ -47,25 +46,16 @@ def require_kit() -> None:
 
 def write_extra_schemas(schemas: Path) -> str:
     """The two policy kinds' and Argo CD's two kinds' schemas in `schemas`; their kubeconform
-    -schema-location."""
+    -schema-location. Argo CD's are converted as `validate --kubeconform` converts a CRD
+    (strict, patterns left RE2 for Go)."""
     location = write_core_schemas(schemas, EXTRA, KIT_VERSION)
-    for (_, kind), crd in load_crds(GITOPS_CRDS).items():
-        if crd.group == "argoproj.io":  # kubeconform's KindSuffix: -<group's first label>-<version>
-            name = f"{kind.lower()}-{crd.group.split('.')[0]}-{crd.version}"
-            (schemas / f"{name}.json").write_text(json.dumps(_go_patterns(object_schema(crd))))
+    for path in sorted(GITOPS_CRDS.glob("*.json")):
+        for (api_version, kind), schema in schemas_of(path).items():
+            group, _, version = api_version.rpartition("/")
+            if group == "argoproj.io":  # kubeconform's KindSuffix: -<group's first label>-<version>
+                name = f"{kind.lower()}-{group.split('.')[0]}-{version}"
+                (schemas / f"{name}.json").write_text(json.dumps(strict_schema(schema, str)))
     return location
-
-
-def _go_patterns(node: Any) -> Any:
-    """The schema's patterns as RE2 reads them again: object_schema anchors `$` for Python."""
-    if isinstance(node, dict):
-        return {
-            k: v.replace(END, "$") if k == "pattern" and isinstance(v, str) else _go_patterns(v)
-            for k, v in node.items()
-        }
-    if isinstance(node, list):
-        return [_go_patterns(v) for v in node]
-    return node
 
 
 if __name__ == "__main__":  # .ci/run: python -m tests.support.kubeconform DIR -> the schema location
