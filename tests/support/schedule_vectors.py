@@ -23,6 +23,8 @@ def _mode(topology: Mapping[str, Any]) -> tuple[Mode, str | None, tuple[SliceLay
     layers: tuple[SliceLayer, ...] = ()
     if "sliceRequired" in topology:
         layers = (SliceLayer(topology["sliceRequired"], topology.get("sliceSize", 0)),)
+    if "sliceLayers" in topology:  # Kueue's podset-slice-required-topology-constraints
+        layers = tuple(SliceLayer(layer["level"], layer["size"]) for layer in topology["sliceLayers"])
     for mode in ("required", "preferred"):
         if mode in topology:
             return mode, topology[mode], layers

@@ -74,8 +74,6 @@ def scope(c):
         return "partial admission (minimum count): not in taugen"
     if used & {"Toleration", "Taint"}:
         return "taints and tolerations of a flavor: simulate's nodes carry no taints"
-    if "SliceRequiredTopologyConstraints" in used:
-        return "multi-layer slices: a Run's policy.slice has one layer"
     known = levels(c["topologies"][0])
     asked = [a[0] for p in podsets for n, a in p["calls"] if n in ("RequiredTopologyRequest", "PreferredTopologyRequest")]
     if any(level not in known for level in asked):
@@ -110,6 +108,8 @@ def request(p):
             topology["sliceRequired"] = args[0]
         elif name == "SliceSizeTopologyRequest":
             topology["sliceSize"] = args[0]
+        elif name == "SliceRequiredTopologyConstraints":  # outermost first, as tovectors.py
+            topology["sliceLayers"] = [{"level": c["Topology"], "size": c["Size"]} for c in args]
         else:
             raise Unsupported(f"podset.{name}")
     return {"name": p["args"][0], "count": p["args"][1], "requests": out, "topology": topology or {"implied": True}}
