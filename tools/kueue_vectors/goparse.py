@@ -75,10 +75,16 @@ class Lit:
     value: Any
 
 
+@dataclass
+class FuncLit:
+    toks: list[tuple[str, str]]  # the whole literal, `func` to its closing brace
+
+
 class Parser:
     def __init__(self, toks: list[tuple[str, str]]):
         self.t = toks
         self.i = 0
+        self.nocomp = False  # a for/if header: `x {` opens the block, not a composite literal
 
     def peek(self, k: int = 0) -> str:
         return self.t[self.i + k][1] if self.i + k < len(self.t) else ""
@@ -170,7 +176,7 @@ class Parser:
         raise SyntaxError(f"unexpected {v}")
 
     def func_lit(self) -> Any:
-        # skip a func literal: func(...) T { ... }
+        # a func literal: func(...) T { ... }, kept as tokens; its body is parsed when it runs
         start = self.i
         self.next()
         depth = 0
@@ -182,7 +188,7 @@ class Parser:
                 depth -= 1
                 if depth == 0:
                     break
-        return ("funclit", start)
+        return FuncLit(self.t[start : self.i])
 
     def postfix(self, x: Any) -> Any:
         while True:
@@ -207,7 +213,7 @@ class Parser:
                         self.next()
                 self.expect(")")
                 x = Call(x, args)
-            elif p == "{" and isinstance(x, (Id, Sel)) and _typeish(x):
+            elif p == "{" and not self.nocomp and isinstance(x, (Id, Sel)) and _typeish(x):
                 x = self.comp(x)
             elif p == "[":
                 self.next()
@@ -252,3 +258,123 @@ def _typeish(x: Any) -> bool:
 def parse_expr(text: str) -> Any:
     p = Parser(tokens(text))
     return p.expr()
+
+
+class StmtParser(Parser):
+    """The statements of a func literal's body that the tables use to build their inputs:
+    `type T struct{..}`, `var x T`, `x := e`, `x = e`, `x += e`, `x++`, `for` over a range
+    (a slice or an int) or with three clauses, and `return e`. Statements are tuples."""
+
+    def block(self) -> list[Any]:
+        self.expect("{")
+        out = []
+        while self.peek() != "}":
+            out.append(self.stmt())
+            if self.peek() == ";":
+                self.next()
+        self.expect("}")
+        return out
+
+    def stmt(self) -> Any:
+        v = self.peek()
+        if v == "type":
+            self.next()
+            name = self.next()[1]
+            self.expect("struct")
+            self.expect("{")
+            fields = []
+            while self.peek() != "}":
+                names = [self.next()[1]]
+                while self.peek() == ",":
+                    self.next()
+                    names.append(self.next()[1])
+                self.type_expr()
+                fields += names
+            self.expect("}")
+            return ("type", name, fields)
+        if v == "var":
+            self.next()
+            name = self.next()[1]
+            typ = self.type_expr()
+            if self.peek() == "=":
+                self.next()
+                return ("define", name, self.expr())
+            return ("var", name, typ)
+        if v == "for":
+            self.next()
+            return self.for_stmt()
+        if v == "return":
+            self.next()
+            return ("return", self.expr())
+        return self.simple()
+
+    def simple(self) -> Any:
+        name, op = self.peek(), self.peek(1)
+        if op in (":=", "="):
+            self.i += 2
+            return ("define" if op == ":=" else "assign", name, self.expr())
+        if op in ("+", "-") and self.peek(2) == op:
+            self.i += 3
+            return ("add", name, Lit(1 if op == "+" else -1))
+        if op in ("+", "-") and self.peek(2) == "=":
+            self.i += 3
+            e = self.expr()
+            return ("add", name, e if op == "+" else Un("-", e))
+        return ("expr", self.expr())
+
+    def header(self) -> list[str]:
+        """The tokens of a for header, up to its block's `{`."""
+        depth, j = 0, self.i
+        while True:
+            v = self.t[j][1]
+            if v in ("(", "["):
+                depth += 1
+            elif v in (")", "]"):
+                depth -= 1
+            elif v == "{" and depth == 0:
+                return [t[1] for t in self.t[self.i : j]]
+            j += 1
+
+    def for_stmt(self) -> Any:
+        head = self.header()
+        self.nocomp = True
+        if "range" in head:
+            names = []
+            while self.peek() != "range":
+                tok = self.next()[1]
+                if tok not in (",", ":=", "="):
+                    names.append(tok)
+            self.next()
+            over = self.expr()
+            self.nocomp = False
+            return ("range", names, over, self.block())
+        if head.count(";") != 2:
+            raise SyntaxError(f"for header {head}")
+        init = self.simple() if self.peek() != ";" else None
+        self.expect(";")
+        a = self.expr()
+        op = self.next()[1]
+        if op not in ("<", "<=", ">", ">=", "==", "!="):
+            raise SyntaxError(f"for condition {op}")
+        cond = ("cmp", op, a, self.expr())
+        self.expect(";")
+        post = self.simple() if self.peek() != "{" else None
+        self.nocomp = False
+        return ("for", init, cond, post, self.block())
+
+
+def func_body(f: FuncLit) -> tuple[list[str], list[Any]]:
+    """A func literal's parameter tokens and its body's statements."""
+    p = StmtParser(f.toks)
+    p.expect("func")
+    p.expect("(")
+    params = []
+    while p.peek() != ")":
+        params.append(p.next()[1])
+    p.expect(")")
+    while p.peek() != "{":  # the result type
+        p.next()
+    body = p.block()
+    if p.i != len(p.t):
+        raise SyntaxError("tokens after the func literal's body")
+    return params, body
