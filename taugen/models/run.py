@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Literal, Self
 
-from pydantic import Field, StrictInt, StrictStr, model_validator
+from pydantic import Field, StrictInt, StrictStr, field_validator, model_validator
 
 from taugen.models.base import API_VERSION, DNSLabel, DNSSubdomain, QuantityField, StrictModel, invalid
 from taugen.models.profile import PriorityTier, Topology
@@ -38,12 +38,46 @@ class SliceLevel(StrEnum):
     SITE = "site"
 
 
+SLICE_ORDER = (SliceLevel.SITE, SliceLevel.NETWORK_DOMAIN, SliceLevel.ACCELERATOR_DOMAIN, SliceLevel.HOST)
+MAX_SLICE_LAYERS = 3  # Kueue v0.19.2: podset-slice-required-topology-constraints takes 1 to 3
+
+
+class InnerSlice(StrictModel):
+    """An inner slice layer: each slice of the layer above in slices of `size`, each in one
+    domain of `level` (Kueue's TASMultiLayerTopology, Beta and on in v0.19.2)."""
+
+    level: SliceLevel = Field(description="A level below the layer above's: host, accelerator-domain, ...")
+    size: Annotated[StrictInt, Field(ge=1, le=MAX_WORKERS)] = Field(
+        description="Pods per slice; divides the layer above's size"
+    )
+
+
 class Slice(StrictModel):
     """Kueue's podset-slice-required-topology + podset-slice-size: the pods in slices of `size`,
-    each slice in one domain of `level`, every slice within the topology's domain (S3)."""
+    each slice in one domain of `level`, every slice within the topology's domain (S3); with
+    `layers`, Kueue's podset-slice-required-topology-constraints."""
 
     level: SliceLevel = Field(description="The domain each slice keeps to: host, accelerator-domain, ...")
     size: Annotated[StrictInt, Field(ge=1, le=MAX_WORKERS)] = Field(description="Pods per slice")
+    layers: tuple[InnerSlice, ...] = Field(
+        default=(),
+        description="Inner slice layers, outermost first: each on a level below the one above, "
+        "its size dividing the one above's",
+        json_schema_extra={"maxItems": MAX_SLICE_LAYERS - 1},
+    )
+
+    @field_validator("layers")
+    @classmethod
+    def _at_most_kueues_layers(cls, value: tuple[InnerSlice, ...]) -> tuple[InnerSlice, ...]:
+        if len(value) > MAX_SLICE_LAYERS - 1:
+            raise invalid(
+                f"{len(value)} inner layers: Kueue takes at most {MAX_SLICE_LAYERS} slice layers "
+                "(podset-slice-required-topology-constraints), "
+                f"the slice and {MAX_SLICE_LAYERS - 1} inner ones",
+                f"keep at most {MAX_SLICE_LAYERS - 1} layers",
+                rule="S3",
+            )
+        return value
 
 
 class RunPolicy(StrictModel):

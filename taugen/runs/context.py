@@ -86,10 +86,13 @@ class RunContext:
         return PREFERRED_LEVEL_OF.get(self.policy.topology) if self.policy.gpu_class else None
 
     @property
-    def slice_level(self) -> str | None:
-        """The level label each slice of `policy.slice` keeps to (S3); None: no slices."""
+    def slice_layers(self) -> tuple[tuple[str, int], ...]:
+        """Each slice layer's level label and size, outermost first (S3); (): no slices."""
         found = self.run.policy.slice
-        return None if found is None or not self.policy.gpu_class else SLICE_LEVELS[found.level]
+        if found is None or not self.policy.gpu_class:
+            return ()
+        outer = (SLICE_LEVELS[found.level], found.size)
+        return (outer, *((SLICE_LEVELS[layer.level], layer.size) for layer in found.layers))
 
     @property
     def leader_request(self) -> dict[str, Quantity] | None:

@@ -7,6 +7,7 @@ runs' counterpart of taugen/compile/backends.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Protocol
 
 from taugen.compile.backends.kai import leaf_queue
@@ -22,6 +23,7 @@ UNCONSTRAINED_TOPOLOGY = "kueue.x-k8s.io/podset-unconstrained-topology"
 PREFERRED_TOPOLOGY = "kueue.x-k8s.io/podset-preferred-topology"
 SLICE_TOPOLOGY = "kueue.x-k8s.io/podset-slice-required-topology"  # Kueue v0.19.2 topology_types.go
 SLICE_SIZE = "kueue.x-k8s.io/podset-slice-size"
+SLICE_CONSTRAINTS = "kueue.x-k8s.io/podset-slice-required-topology-constraints"  # TASMultiLayerTopology
 PODSET_GROUP = "kueue.x-k8s.io/podset-group-name"
 PROFILE = "tau.azure.com/profile"
 KAI_SCHEDULER = "kai-scheduler"
@@ -80,9 +82,12 @@ class KueueContract:
         else:
             assert context.level is not None
             found[REQUIRED_TOPOLOGY] = context.level
-        if context.slice_level is not None and context.run.policy.slice is not None:
-            found[SLICE_TOPOLOGY] = context.slice_level  # Kueue forbids it with a group: shape.py
-            found[SLICE_SIZE] = str(context.run.policy.slice.size)
+        layers = context.slice_layers  # Kueue forbids slices with a group: shape.py
+        if len(layers) == 1:
+            found[SLICE_TOPOLOGY], found[SLICE_SIZE] = layers[0][0], str(layers[0][1])
+        elif layers:  # Kueue takes the constraints or the two annotations, never both
+            constraints = [{"topology": level, "size": size} for level, size in layers]
+            found[SLICE_CONSTRAINTS] = json.dumps(constraints, separators=(",", ":"))
         return found
 
     def pod_fields(self, context: RunContext) -> dict[str, Any]:

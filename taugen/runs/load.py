@@ -9,7 +9,7 @@ from taugen.errors import Problem, ProblemCollector, Rule
 from taugen.load.document import Document, load_one
 from taugen.load.inventory import GPU
 from taugen.load.validate import validate
-from taugen.models.run import Run
+from taugen.models.run import SLICE_ORDER, Run
 from taugen.names import DNS1123_LABEL_MAX, label_key_error
 
 RULE: Rule = "run"
@@ -38,7 +38,7 @@ def load_run(path: Path) -> LoadedRun:
 def run_problems(doc: Document, run: Run) -> list[Problem]:
     """What the model cannot say: resource names and amounts, rank hostnames. A run file and
     each run of a WorkloadSet (`simulate`) are checked alike (issue 17 item 9)."""
-    return _resource_problems(doc, run) + _name_problems(doc, run)
+    return _resource_problems(doc, run) + _name_problems(doc, run) + _layer_problems(doc, run)
 
 
 def _resource_problems(doc: Document, run: Run) -> list[Problem]:
@@ -81,3 +81,28 @@ def _name_problems(doc: Document, run: Run) -> list[Problem]:
             f"shorten the name to at most {room} characters",
         )
     ]
+
+
+def _layer_problems(doc: Document, run: Run) -> list[Problem]:
+    """Kueue's checks of inner slice layers (v0.19.2: tas_validation.go refuses a size that does
+    not divide the parent's; buildSliceSizeAtLevel leaves a layer not below its parent pending)."""
+    found = run.policy.slice
+    if found is None:
+        return []
+    problems = []
+    parent_level, parent_size = found.level, found.size
+    for index, layer in enumerate(found.layers):
+        at: list[str | int] = ["policy", "slice", "layers", index]
+        below = SLICE_ORDER[SLICE_ORDER.index(parent_level) + 1 :]
+        if layer.level not in below:
+            hint = f"use a level below {parent_level}: {', '.join(below)}" if below else "remove the layer"
+            message = f"slice layer {layer.level} must be at a lower level than {parent_level}"
+            problems.append(doc.at([*at, "level"]).problem("S3", message, hint))
+        if parent_size % layer.size:
+            divisors = [n for n in range(1, parent_size + 1) if parent_size % n == 0]
+            listed = f": {', '.join(map(str, divisors))}" if len(divisors) <= 12 else ""
+            hint = f"use a size that divides {parent_size}{listed}"
+            message = f"slice layer size {layer.size} must evenly divide the parent layer size {parent_size}"
+            problems.append(doc.at([*at, "size"]).problem("S3", message, hint))
+        parent_level, parent_size = layer.level, layer.size
+    return problems

@@ -6,7 +6,7 @@ from taugen.compile.catalog import LEVEL_OF, PREFERRED_LEVEL_OF
 from taugen.errors import InputError, Problem
 from taugen.load.inventory import GPU
 from taugen.models.profile import Policy, Topology
-from taugen.models.run import Launcher, SliceLevel, Workload
+from taugen.models.run import SLICE_ORDER, Launcher, SliceLevel, Workload
 from taugen.resolve.labels import LEVELS
 from taugen.runs.load import LoadedRun
 
@@ -14,9 +14,6 @@ from taugen.runs.load import LoadedRun
 def is_multi_node(loaded: LoadedRun) -> bool:
     """Multi-node torchrun: a direct Job with more than one rank (§7)."""
     return loaded.run.launcher == Launcher.TORCHRUN and loaded.run.workers > 1
-
-
-SLICE_ORDER = (SliceLevel.SITE, SliceLevel.NETWORK_DOMAIN, SliceLevel.ACCELERATOR_DOMAIN, SliceLevel.HOST)
 
 
 def check_shape(loaded: LoadedRun, policy: Policy, scheduler: str = "kueue") -> None:
@@ -100,11 +97,14 @@ def _slice(loaded: LoadedRun, policy: Policy) -> Problem | None:
     if run.workers % found.size:
         hint = f"use workers that are a multiple of {found.size}, or another slice size"
         return size.problem("S3", f"{run.workers} workers are not whole slices of {found.size}", hint)
-    if is_multi_node(loaded) and found.level == SliceLevel.HOST and found.size > 1:
+    innermost = found.layers[-1] if found.layers else found  # only the innermost can be a host's
+    if is_multi_node(loaded) and innermost.level == SliceLevel.HOST and innermost.size > 1:
         hint = "use size 1, or a wider slice level (accelerator-domain)"
         message = (
             "a host slice of more than one multi-node torchrun rank never fits: "
             "each rank takes its node's slot"
         )
+        if found.layers:
+            size = loaded.doc.at(["policy", "slice", "layers", len(found.layers) - 1, "size"])
         return size.problem("S3", message, hint)
     return None

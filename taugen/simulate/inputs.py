@@ -131,10 +131,7 @@ def _run(
 
 
 def _slices(context: RunContext) -> tuple[SliceLayer, ...]:
-    found = context.run.policy.slice
-    if found is None or context.slice_level is None:
-        return ()
-    return (SliceLayer(context.slice_level, found.size),)
+    return tuple(SliceLayer(level, size) for level, size in context.slice_layers)
 
 
 def _replicas(run: SimRun, context: RunContext) -> tuple[SimRun, ...]:

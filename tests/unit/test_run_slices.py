@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from taugen.errors import InputError
+from taugen.runs.context import resolve_run
 from taugen.runs.preflight import preflight
 from taugen.runs.render import render
 from tests.conftest import Run
@@ -193,3 +194,189 @@ def test_preflight_asks_quota_for_the_leaders_own_requests(project: Path) -> Non
     assert quota.message == (
         "ClusterQueue taugrid, flavor taugrid-gb200-186gb: cpu 4 of 100k, nvidia.com/gpu 16 of 20"
     )
+
+
+NETWORK = "tau.azure.com/network-domain"
+NETWORK_TOPOLOGY = "same-network-domain"
+TWO_LAYERS = {"level": "accelerator-domain", "size": 4, "layers": [{"level": "host", "size": 2}]}
+
+
+def test_inner_slice_layers_render_kueues_constraints_annotation(project: Path) -> None:
+    """S3, TASMultiLayerTopology: every layer, outermost first, in the one JSON annotation
+    Kueue reads instead of podset-slice-required-topology and podset-slice-size."""
+    doc = run_doc("gb200-island", workers=8, resources={"nvidia.com/gpu": 1})
+    doc["policy"] = {"topology": "same-network-domain", "slice": TWO_LAYERS}
+    job = objects_of(render(context_of(project, doc)))[0]
+    assert job == {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {
+            "name": "job",
+            "namespace": "team-a",
+            "labels": {
+                "kueue.x-k8s.io/priority-class": "taugrid-default",
+                "kueue.x-k8s.io/queue-name": "taugrid",
+                "tau.azure.com/gpu-class": "gb200-186gb",
+                "tau.azure.com/profile": "gb200-island",
+            },
+        },
+        "spec": {
+            "completionMode": "Indexed",
+            "completions": 8,
+            "parallelism": 8,
+            "suspend": True,
+            "template": {
+                "metadata": {
+                    "annotations": {
+                        "kueue.x-k8s.io/podset-required-topology": NETWORK,
+                        "kueue.x-k8s.io/podset-slice-required-topology-constraints": (
+                            f'[{{"topology":"{ISLAND}","size":4}},{{"topology":"{HOST}","size":2}}]'
+                        ),
+                    }
+                },
+                "spec": {
+                    "containers": [
+                        {
+                            "command": ["python", "train.py"],
+                            "image": "ghcr.io/example/train:1.0",
+                            "name": "main",
+                            "resources": {
+                                "limits": {"nvidia.com/gpu": "1"},
+                                "requests": {"nvidia.com/gpu": "1"},
+                            },
+                        }
+                    ],
+                    "nodeSelector": {"tau.azure.com/gpu-class": "gb200-186gb"},
+                    "priorityClassName": "taugrid-default",
+                    "restartPolicy": "Never",
+                    "tolerations": [
+                        {"effect": "NoSchedule", "key": "sku", "operator": "Equal", "value": "gpu"}
+                    ],
+                },
+            },
+        },
+    }
+
+
+LAYERED_RUN = """\
+apiVersion: taugen.tau.azure.com/v1alpha1
+kind: Run
+metadata: {{name: job, namespace: team-a}}
+profile: gb200-island
+workers: {workers}
+launcher: {launcher}
+resources: {{nvidia.com/gpu: 1}}
+image: ghcr.io/example/train:1.0
+command: [python, train.py]
+policy:
+  topology: same-network-domain
+  slice:
+    level: {level}
+    size: {size}
+    layers:
+{layers}"""
+
+
+def _layered_problems(project: Path, layers: str, **fields: Any) -> list[str]:
+    shape = {"workers": 8, "launcher": "none", "level": "accelerator-domain", "size": 4, **fields}
+    path = project.parent / "runs" / "layered.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(LAYERED_RUN.format(layers=layers, **shape))
+    with pytest.raises(InputError) as caught:
+        resolve_run(path, project)
+    return [p.render(project.parent) for p in caught.value.problems]
+
+
+@pytest.mark.parametrize(
+    ("layers", "fields", "wanted"),
+    [
+        (
+            "    - {level: network-domain, size: 2}\n",
+            {},
+            [
+                "runs/layered.yaml:16:15: error: slice layer network-domain must be at a lower level "
+                "than accelerator-domain [S3]\n  hint: use a level below accelerator-domain: host"
+            ],
+        ),
+        (
+            "    - {level: host, size: 3}\n",
+            {},
+            [
+                "runs/layered.yaml:16:27: error: slice layer size 3 must evenly divide the parent layer "
+                "size 4 [S3]\n  hint: use a size that divides 4: 1, 2, 4"
+            ],
+        ),
+        (
+            "    - {level: accelerator-domain, size: 4}\n    - {level: accelerator-domain, size: 3}\n",
+            {"level": "network-domain", "size": 8},
+            [
+                "runs/layered.yaml:17:15: error: slice layer accelerator-domain must be at a lower level "
+                "than accelerator-domain [S3]\n  hint: use a level below accelerator-domain: host",
+                "runs/layered.yaml:17:41: error: slice layer size 3 must evenly divide the parent layer "
+                "size 4 [S3]\n  hint: use a size that divides 4: 1, 2, 4",
+            ],
+        ),
+        (
+            "    - {level: network-domain, size: 8}\n    - {level: accelerator-domain, size: 4}\n"
+            "    - {level: host, size: 2}\n",
+            {"level": "site", "size": 8},
+            [
+                "runs/layered.yaml:16:5: error: policy.slice.layers: 3 inner layers: Kueue takes at most "
+                "3 slice layers (podset-slice-required-topology-constraints), the slice and 2 inner ones "
+                "[S3]\n  hint: keep at most 2 layers"
+            ],
+        ),
+        (
+            "    - {level: host, size: 2}\n",
+            {"launcher": "torchrun"},
+            [
+                "runs/layered.yaml:16:27: error: a host slice of more than one multi-node torchrun rank "
+                "never fits: each rank takes its node's slot [S3]\n"
+                "  hint: use size 1, or a wider slice level (accelerator-domain)"
+            ],
+        ),
+    ],
+    ids=["not-below", "not-dividing", "both-on-one-layer", "four-layers", "torchrun-host"],
+)
+def test_inner_layers_kueue_would_refuse_are_bad_input_at_their_position(
+    project: Path, layers: str, fields: dict[str, Any], wanted: list[str]
+) -> None:
+    """Kueue v0.19.2: tas_validation.go refuses a size that does not divide its parent's and
+    more than 3 layers; buildSliceSizeAtLevel a layer not below its parent."""
+    assert _layered_problems(project, layers, **fields) == wanted
+
+
+def test_inner_layers_on_a_replica_or_for_kai_are_refused(project: Path, tmp_path: Path) -> None:
+    """K5: Kueue forbids the constraints annotation beside podset-group-name; KAI has no slices."""
+    lws = run_doc("gb200-island", workload="leaderworkerset", replicas=1, size=4, resources=GPU4)
+    del lws["workers"]
+    lws["policy"] = {"topology": "same-network-domain", "slice": TWO_LAYERS}
+    kai = run_doc("gb200-island", cluster="lab-kai", workers=8, resources={"nvidia.com/gpu": 1})
+    kai["policy"] = {"topology": "same-network-domain", "slice": TWO_LAYERS}
+    found = []
+    for lab, doc in ((project, lws), (build_kai_lab(tmp_path / "kai"), kai)):
+        with pytest.raises(InputError) as caught:
+            context_of(lab, doc)
+        found += [(p.rule, p.message) for p in caught.value.problems]
+    assert found == [
+        ("K5", "Kueue forbids slices on a pod-set group (a LeaderWorkerSet replica)"),
+        ("S3", "policy.slice is Kueue's (podset-slice-*): not for KAI"),
+    ]
+
+
+def test_simulate_places_two_slice_layers(run: Run, project: Path, tmp_path: Path) -> None:
+    """S3, two layers: 12 one-GPU ranks in island slices of 6, each in host slices of 3. One
+    layer puts both island slices on nvl72-a (12 GPUs: 4 + 4 + 4); with host slices of 3 a
+    4-GPU host holds one, so nvl72-a holds 3 host slices (one island slice) and nvl72-b 2 (the
+    other): 3 ranks on each of four hosts, across both islands of fabric ib-g."""
+    one = {"profile": "gb200-island", "workers": 12, "resources": {"nvidia.com/gpu": 1}}
+    island: dict[str, Any] = {"level": "accelerator-domain", "size": 6}
+    inner = {**island, "layers": [{"level": "host", "size": 3}]}
+    single = _simulate(
+        run, project, tmp_path, {**one, "policy": {"topology": NETWORK_TOPOLOGY, "slice": island}}
+    )
+    layered = _simulate(
+        run, project, tmp_path, {**one, "policy": {"topology": NETWORK_TOPOLOGY, "slice": inner}}
+    )
+    assert _ranks(single) == ["gb200-a0"] * 4 + ["gb200-a1"] * 4 + ["gb200-a2"] * 4
+    assert _ranks(layered) == ["gb200-a0"] * 3 + ["gb200-a1"] * 3 + ["gb200-b0"] * 3 + ["gb200-b1"] * 3
