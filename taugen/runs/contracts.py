@@ -14,6 +14,7 @@ from taugen.compile.backends.kueue import TOPOLOGY
 from taugen.models.profile import Topology
 from taugen.resolve.labels import GPU_CLASS, HOSTNAME
 from taugen.runs.context import RunContext
+from taugen.runs.podsets import PodSet
 
 QUEUE_NAME = "kueue.x-k8s.io/queue-name"
 PRIORITY_CLASS = "kueue.x-k8s.io/priority-class"
@@ -46,6 +47,27 @@ class Contract(Protocol):
 
     def pod_fields(self, context: RunContext) -> dict[str, Any]: ...
 
+    def pod_set_annotations(self, context: RunContext, pod_set: PodSet) -> dict[str, str]:
+        """A JobSet's replicatedJob's pod template (K6): Kueue reads one TAS request per pod set."""
+        ...
+
+
+def tas_annotations(
+    topology: Topology, level: str | None, preferred: str | None, sliced: tuple[str, int] | None
+) -> dict[str, str]:
+    """Exactly one TAS annotation on a GPU pod set (§7), with its slices (S3)."""
+    if topology == Topology.UNCONSTRAINED:
+        return {UNCONSTRAINED_TOPOLOGY: "true"}
+    found: dict[str, str] = {}
+    if preferred is not None:
+        found[PREFERRED_TOPOLOGY] = preferred
+    else:
+        assert level is not None
+        found[REQUIRED_TOPOLOGY] = level
+    if sliced is not None:
+        found[SLICE_TOPOLOGY], found[SLICE_SIZE] = sliced[0], str(sliced[1])
+    return found
+
 
 def _common_labels(context: RunContext) -> dict[str, str]:
     labels = {PROFILE: context.entry.name}
@@ -72,21 +94,23 @@ class KueueContract:
         K5: a replica's leader and workers name one pod-set group, so they share a domain."""
         if context.policy.gpu_class is None:
             return {}
-        if context.policy.topology == Topology.UNCONSTRAINED:
+        policy, found = context.policy, context.run.policy.slice
+        if policy.topology == Topology.UNCONSTRAINED:
             return {UNCONSTRAINED_TOPOLOGY: "true"}  # a group needs a required level: none here
-        found = {PODSET_GROUP: context.run.metadata.name} if grouped else {}
-        if context.preferred_level is not None:
-            found[PREFERRED_TOPOLOGY] = context.preferred_level
-        else:
-            assert context.level is not None
-            found[REQUIRED_TOPOLOGY] = context.level
-        if context.slice_level is not None and context.run.policy.slice is not None:
-            found[SLICE_TOPOLOGY] = context.slice_level  # Kueue forbids it with a group: shape.py
-            found[SLICE_SIZE] = str(context.run.policy.slice.size)
-        return found
+        group = {PODSET_GROUP: context.run.metadata.name} if grouped else {}
+        # Kueue forbids slices with a group: shape.py
+        cut = (context.slice_level, found.size) if context.slice_level and found else None
+        return {**group, **tas_annotations(policy.topology, context.level, context.preferred_level, cut)}
 
     def pod_fields(self, context: RunContext) -> dict[str, Any]:
         return {}
+
+    def pod_set_annotations(self, context: RunContext, pod_set: PodSet) -> dict[str, str]:
+        if pod_set.gpu_class is None:
+            return {}  # the non-TAS CPU flavor (R23)
+        level, sliced = pod_set.slice_level, pod_set.slice
+        cut = (level, sliced.size) if level is not None and sliced is not None else None
+        return tas_annotations(pod_set.topology, pod_set.level, pod_set.preferred_level, cut)
 
 
 class KaiContract:
@@ -118,6 +142,9 @@ class KaiContract:
 
     def pod_fields(self, context: RunContext) -> dict[str, Any]:
         return {"schedulerName": KAI_SCHEDULER}
+
+    def pod_set_annotations(self, context: RunContext, pod_set: PodSet) -> dict[str, str]:
+        return {}  # K4: on the top owner; jobset_shape.py refuses per-job placement
 
 
 CONTRACTS: dict[str, Contract] = {"kueue": KueueContract(), "kai": KaiContract()}
