@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from taugen.runs.context import resolve_run
+from taugen.runs.preflight import preflight
 from taugen.runs.render import render
 from tests.support.crd import load_crds, object_schema, validation_errors
 from tests.support.kai import KAI_RUNS, build_kai_lab
@@ -200,3 +201,26 @@ def test_torchrun_is_not_a_jobsets(project: Path) -> None:
     assert [p[2:4] for p in _problems(project, body)] == [
         ("K6", "document: launcher does not apply to workload jobset")
     ]
+
+
+def _preflight(project: Path, body: str) -> list[tuple[str, bool, str]]:
+    return [(c.id, c.ok, c.message) for c in preflight(resolve_run(_run(project, body), project)).checks]
+
+
+def test_preflight_sums_quota_and_fits_pod_sets_in_order(project: Path) -> None:
+    """Quota is the sum over the pod sets (2 x 8 + 2 x 8 GPUs); b goes where a leaves room."""
+    body = "jobs:\n  - {name: a, workers: 2}\n  - {name: b, workers: 2}\n"
+    assert _preflight(project, body)[2:] == [
+        ("quota", True, "ClusterQueue taugrid, flavor taugrid-h200-141gb: nvidia.com/gpu 32 of 48"),
+        ("topology", True, "pod set a: eastus/ib-b holds 2; pod set b: eastus/ib-a holds 2"),
+    ]
+
+
+def test_preflight_fails_the_pod_set_the_earlier_ones_crowd_out(project: Path) -> None:
+    """a takes three hosts of ib-a; b's three fit in no network domain beside it (ib-b has two)."""
+    body = "jobs:\n  - {name: a, workers: 3}\n  - {name: b, workers: 3}\n"
+    message = (
+        "pod set a: eastus/ib-a holds 3; pod set b: no tau.azure.com/network-domain holds its 3 pods "
+        "beside the pod sets before it"
+    )
+    assert _preflight(project, body)[3:] == [("topology", False, message)]
