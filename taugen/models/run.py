@@ -7,6 +7,7 @@ from typing import Annotated, Literal, Self
 
 from pydantic import Field, StrictInt, StrictStr, field_validator, model_validator
 
+from taugen.errors import Rule
 from taugen.models.base import API_VERSION, DNSLabel, DNSSubdomain, QuantityField, StrictModel, invalid
 from taugen.models.profile import PriorityTier, Topology
 
@@ -21,9 +22,11 @@ class Launcher(StrEnum):
 class Workload(StrEnum):
     JOB = "job"
     LEADERWORKERSET = "leaderworkerset"
+    JOBSET = "jobset"
 
 
 MAX_GROUP = 10_000  # pods per LeaderWorkerSet group (leader included); far above any GPU domain
+MAX_JOBS = 16  # replicatedJobs of a JobSet run (K6): a launcher, workers, a few services
 
 
 class RunMetadata(StrictModel):
@@ -97,6 +100,24 @@ class Leader(StrictModel):
     resources: dict[str, QuantityField] = Field(min_length=1, description="Requests of the leader pod")
 
 
+class Job(StrictModel):
+    """One replicatedJob of a JobSet run (K6): an Indexed Job of `workers` pods, one Kueue pod
+    set named after it. A field left out takes the run's value (`resources`, `image`,
+    `command`) or its policy's (`topology`, `slice`)."""
+
+    name: DNSLabel = Field(description="The replicatedJob's name, and its pod set's")
+    workers: Annotated[StrictInt, Field(ge=1, le=MAX_WORKERS)] = Field(
+        default=1, description="Pods of its Indexed Job (completions = parallelism)"
+    )
+    resources: dict[str, QuantityField] | None = Field(
+        default=None, min_length=1, description="Requests per pod; replaces the run's `resources`"
+    )
+    image: StrictStr | None = Field(default=None, min_length=1)
+    command: list[StrictStr] | None = Field(default=None, min_length=1)
+    topology: Topology | None = Field(default=None, description="This pod set's placement (Kueue only)")
+    slice: Slice | None = Field(default=None, description="This pod set's slices (S3, Kueue only)")
+
+
 class Run(StrictModel):
     apiVersion: Literal["taugen.tau.azure.com/v1alpha1"] = API_VERSION
     kind: Literal["Run"]
@@ -123,18 +144,35 @@ class Run(StrictModel):
     leader: Leader | None = Field(
         default=None, description="leaderworkerset: the leader's own requests (default: `resources`)"
     )
+    jobs: Annotated[list[Job], Field(min_length=1, max_length=MAX_JOBS)] | None = Field(
+        default=None, description="jobset: its replicatedJobs, in order, each one pod set (K6)"
+    )
 
     @model_validator(mode="after")
     def _shape_fits_workload(self) -> Self:
-        """workers is a Job's; replicas and size a LeaderWorkerSet's (K5): never silently ignored."""
+        """workers is a Job's; replicas and size a LeaderWorkerSet's (K5); jobs a JobSet's (K6):
+        never silently ignored."""
         if self.workload == Workload.JOB:
-            wrong = sorted(self.model_fields_set & {"replicas", "size", "leader"})
+            wrong = sorted(self.model_fields_set & {"replicas", "size", "leader", "jobs"})
             hint = "set `workload: leaderworkerset`, or use workers for a Job"
-        else:
-            wrong = sorted(self.model_fields_set & {"workers"})
+            if "jobs" in wrong:
+                hint = "set `workload: jobset` for a run of several jobs, or use workers for a Job"
+            rule: Rule = "K5"
+        elif self.workload == Workload.LEADERWORKERSET:
+            wrong = sorted(self.model_fields_set & {"workers", "jobs"})
             wrong += ["launcher"] if self.launcher == Launcher.TORCHRUN else []
             hint = "a LeaderWorkerSet takes replicas and size, and launcher none (K5)"
+            rule = "K5"
+        else:
+            wrong = sorted(self.model_fields_set & {"workers", "replicas", "size", "leader"})
+            wrong += ["launcher"] if self.launcher == Launcher.TORCHRUN else []
+            hint = "a JobSet takes jobs (each with its own workers) and launcher none (K6)"
+            rule = "K6"
         if wrong:
             verb = "does" if len(wrong) == 1 else "do"
-            raise invalid(f"{', '.join(wrong)} {verb} not apply to workload {self.workload}", hint, rule="K5")
+            raise invalid(f"{', '.join(wrong)} {verb} not apply to workload {self.workload}", hint, rule=rule)
         return self
+
+    def job_list(self) -> list[Job]:
+        """A JobSet's jobs; [] for a Job or a LeaderWorkerSet."""
+        return list(self.jobs or []) if self.workload == Workload.JOBSET else []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 from taugen.compile.backends.kueue import SLOT
@@ -14,21 +15,14 @@ from taugen.errors import InputError, Problem
 from taugen.load.project import LoadedProject
 from taugen.models.profile import Policy
 from taugen.models.project import Cluster, Tenant
-from taugen.models.run import Run, SliceLevel, Workload
+from taugen.models.run import Run, Workload
 from taugen.quantity import Quantity
-from taugen.resolve.labels import ACCELERATOR_DOMAIN, HOSTNAME, NETWORK_DOMAIN, SITE
 from taugen.runs.load import LoadedRun, load_run
+from taugen.runs.podsets import PodSet, pod_sets, slice_layers
 from taugen.runs.policy import deprecation, not_ready, resolve_policy
 from taugen.runs.shape import check_shape, is_multi_node
 from taugen.runs.state import ClusterState, cluster_state, require_fresh
 from taugen.suggest import closest
-
-SLICE_LEVELS = {
-    SliceLevel.HOST: HOSTNAME,
-    SliceLevel.ACCELERATOR_DOMAIN: ACCELERATOR_DOMAIN,
-    SliceLevel.NETWORK_DOMAIN: NETWORK_DOMAIN,
-    SliceLevel.SITE: SITE,
-}
 
 
 @dataclass(frozen=True)
@@ -64,6 +58,15 @@ class RunContext:
         return found
 
     @property
+    def jobset(self) -> bool:
+        return self.run.workload == Workload.JOBSET
+
+    @property
+    def pod_sets(self) -> tuple[PodSet, ...]:
+        """A JobSet run's pod sets, one per job (K6); () for a Job or a LeaderWorkerSet."""
+        return pod_sets(self.run, self.policy)
+
+    @property
     def group(self) -> int:
         """Pods that must share one domain: a Job's ranks, a LeaderWorkerSet replica's pods (K5)."""
         run = self.run
@@ -73,6 +76,8 @@ class RunContext:
     def pods(self) -> int:
         """Pods the run asks quota for: every rank, or every replica's pods (K5)."""
         run = self.run
+        if self.jobset:
+            return sum(p.count for p in self.pod_sets)
         return run.replicas * run.size if run.workload == Workload.LEADERWORKERSET else run.workers
 
     @property
@@ -88,11 +93,7 @@ class RunContext:
     @property
     def slice_layers(self) -> tuple[tuple[str, int], ...]:
         """Each slice layer's level label and size, outermost first (S3); (): no slices."""
-        found = self.run.policy.slice
-        if found is None or not self.policy.gpu_class:
-            return ()
-        outer = (SLICE_LEVELS[found.level], found.size)
-        return (outer, *((SLICE_LEVELS[layer.level], layer.size) for layer in found.layers))
+        return slice_layers(self.run.policy.slice, self.policy.gpu_class)
 
     @property
     def leader_request(self) -> dict[str, Quantity] | None:
@@ -103,6 +104,8 @@ class RunContext:
     def total_of(self, resource: str) -> Quantity:
         """What every pod asks of `resource` summed (the quota asked); K5: with its own
         requests, each replica's leader asks those instead of a worker's."""
+        if self.jobset:
+            return _sum_of(self.pod_sets, resource)
         worker = self.request.get(resource, Quantity.parse(0))
         leader = self.leader_request
         if leader is None:
@@ -115,6 +118,12 @@ class RunContext:
     @property
     def priority_class(self) -> str:
         return f"taugrid-{self.policy.priority_tier}"  # R20, R21: one name for both classes
+
+
+def _sum_of(sets: tuple[PodSet, ...], resource: str) -> Quantity:
+    asked = [(p.count, p.request[resource]) for p in sets if resource in p.request]
+    value = sum((q.value * count for count, q in asked), Fraction(0))
+    return Quantity(value, asked[0][1].format if asked else "DecimalSI")
 
 
 def resolve_run(run_file: Path, project_file: Path) -> RunContext:

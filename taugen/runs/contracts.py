@@ -15,6 +15,7 @@ from taugen.compile.backends.kueue import TOPOLOGY
 from taugen.models.profile import Topology
 from taugen.resolve.labels import GPU_CLASS, HOSTNAME
 from taugen.runs.context import RunContext
+from taugen.runs.podsets import PodSet
 
 QUEUE_NAME = "kueue.x-k8s.io/queue-name"
 PRIORITY_CLASS = "kueue.x-k8s.io/priority-class"
@@ -48,6 +49,30 @@ class Contract(Protocol):
 
     def pod_fields(self, context: RunContext) -> dict[str, Any]: ...
 
+    def pod_set_annotations(self, context: RunContext, pod_set: PodSet) -> dict[str, str]:
+        """A JobSet's replicatedJob's pod template (K6): Kueue reads one TAS request per pod set."""
+        ...
+
+
+def tas_annotations(
+    topology: Topology, level: str | None, preferred: str | None, layers: tuple[tuple[str, int], ...]
+) -> dict[str, str]:
+    """Exactly one TAS annotation on a GPU pod set (§7), with its slices, outermost first (S3)."""
+    if topology == Topology.UNCONSTRAINED:
+        return {UNCONSTRAINED_TOPOLOGY: "true"}
+    found: dict[str, str] = {}
+    if preferred is not None:
+        found[PREFERRED_TOPOLOGY] = preferred
+    else:
+        assert level is not None
+        found[REQUIRED_TOPOLOGY] = level
+    if len(layers) == 1:
+        found[SLICE_TOPOLOGY], found[SLICE_SIZE] = layers[0][0], str(layers[0][1])
+    elif layers:  # Kueue takes the constraints or the two annotations, never both
+        constraints = [{"topology": level, "size": size} for level, size in layers]
+        found[SLICE_CONSTRAINTS] = json.dumps(constraints, separators=(",", ":"))
+    return found
+
 
 def _common_labels(context: RunContext) -> dict[str, str]:
     labels = {PROFILE: context.entry.name}
@@ -74,24 +99,21 @@ class KueueContract:
         K5: a replica's leader and workers name one pod-set group, so they share a domain."""
         if context.policy.gpu_class is None:
             return {}
-        if context.policy.topology == Topology.UNCONSTRAINED:
+        topology = context.policy.topology
+        if topology == Topology.UNCONSTRAINED:
             return {UNCONSTRAINED_TOPOLOGY: "true"}  # a group needs a required level: none here
-        found = {PODSET_GROUP: context.run.metadata.name} if grouped else {}
-        if context.preferred_level is not None:
-            found[PREFERRED_TOPOLOGY] = context.preferred_level
-        else:
-            assert context.level is not None
-            found[REQUIRED_TOPOLOGY] = context.level
-        layers = context.slice_layers  # Kueue forbids slices with a group: shape.py
-        if len(layers) == 1:
-            found[SLICE_TOPOLOGY], found[SLICE_SIZE] = layers[0][0], str(layers[0][1])
-        elif layers:  # Kueue takes the constraints or the two annotations, never both
-            constraints = [{"topology": level, "size": size} for level, size in layers]
-            found[SLICE_CONSTRAINTS] = json.dumps(constraints, separators=(",", ":"))
-        return found
+        group = {PODSET_GROUP: context.run.metadata.name} if grouped else {}
+        # Kueue forbids slices with a group: shape.py
+        found = tas_annotations(topology, context.level, context.preferred_level, context.slice_layers)
+        return {**group, **found}
 
     def pod_fields(self, context: RunContext) -> dict[str, Any]:
         return {}
+
+    def pod_set_annotations(self, context: RunContext, pod_set: PodSet) -> dict[str, str]:
+        if pod_set.gpu_class is None:
+            return {}  # the non-TAS CPU flavor (R23)
+        return tas_annotations(pod_set.topology, pod_set.level, pod_set.preferred_level, pod_set.slice_layers)
 
 
 class KaiContract:
@@ -123,6 +145,9 @@ class KaiContract:
 
     def pod_fields(self, context: RunContext) -> dict[str, Any]:
         return {"schedulerName": KAI_SCHEDULER}
+
+    def pod_set_annotations(self, context: RunContext, pod_set: PodSet) -> dict[str, str]:
+        return {}  # K4: on the top owner; jobset_shape.py refuses per-job placement
 
 
 CONTRACTS: dict[str, Contract] = {"kueue": KueueContract(), "kai": KaiContract()}

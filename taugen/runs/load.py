@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from taugen.errors import Problem, ProblemCollector, Rule
-from taugen.load.document import Document, load_one
+from taugen.load.document import Document, Loc, load_one
 from taugen.load.inventory import GPU
 from taugen.load.validate import validate
-from taugen.models.run import SLICE_ORDER, Run
+from taugen.models.run import SLICE_ORDER, Run, Slice, Workload
 from taugen.names import DNS1123_LABEL_MAX, label_key_error
+from taugen.quantity import Quantity
+from taugen.runs.jobs import job_problems
 
 RULE: Rule = "run"
 SLOT = "tau.azure.com/torchrun-host-slot"
@@ -38,22 +41,28 @@ def load_run(path: Path) -> LoadedRun:
 def run_problems(doc: Document, run: Run) -> list[Problem]:
     """What the model cannot say: resource names and amounts, rank hostnames. A run file and
     each run of a WorkloadSet (`simulate`) are checked alike (issue 17 item 9)."""
-    return _resource_problems(doc, run) + _name_problems(doc, run) + _layer_problems(doc, run)
+    found = _resource_problems(doc, run.resources, []) + _layer_problems(doc, run.policy.slice, ["policy"])
+    for i, job in enumerate(run.job_list()):
+        found += _resource_problems(doc, job.resources or {}, ["jobs", i])
+        found += _layer_problems(doc, job.slice, ["jobs", i])
+    if run.workload == Workload.JOBSET:
+        return found + job_problems(doc, run)
+    return found + _name_problems(doc, run)
 
 
-def _resource_problems(doc: Document, run: Run) -> list[Problem]:
+def _resource_problems(doc: Document, resources: Mapping[str, Quantity], at: Loc) -> list[Problem]:
     found = []
-    for name, quantity in run.resources.items():
-        where = doc.at(["resources", name])
+    for name, quantity in resources.items():
+        where = doc.at([*at, "resources", name])
         if why := label_key_error(name):
             found.append(
-                doc.at(["resources", name], key=True).problem(
+                doc.at([*at, "resources", name], key=True).problem(
                     RULE, f"resource {name!r}: {why}", "use a resource name such as nvidia.com/gpu"
                 )
             )
         elif name == SLOT:
             found.append(
-                doc.at(["resources", name], key=True).problem(
+                doc.at([*at, "resources", name], key=True).problem(
                     "§7",
                     f"{SLOT} is not requested by hand",
                     "remove it: taugen adds one per rank to multi-node torchrun runs",
@@ -83,16 +92,16 @@ def _name_problems(doc: Document, run: Run) -> list[Problem]:
     ]
 
 
-def _layer_problems(doc: Document, run: Run) -> list[Problem]:
+def _layer_problems(doc: Document, found: Slice | None, owner: Loc) -> list[Problem]:
     """Kueue's checks of inner slice layers (v0.19.2: tas_validation.go refuses a size that does
-    not divide the parent's; buildSliceSizeAtLevel leaves a layer not below its parent pending)."""
-    found = run.policy.slice
+    not divide the parent's; buildSliceSizeAtLevel leaves a layer not below its parent pending).
+    `owner`: where the slice is, the run's policy or a JobSet job (K6)."""
     if found is None:
         return []
     problems = []
     parent_level, parent_size = found.level, found.size
     for index, layer in enumerate(found.layers):
-        at: list[str | int] = ["policy", "slice", "layers", index]
+        at: Loc = [*owner, "slice", "layers", index]
         below = SLICE_ORDER[SLICE_ORDER.index(parent_level) + 1 :]
         if layer.level not in below:
             hint = f"use a level below {parent_level}: {', '.join(below)}" if below else "remove the layer"

@@ -22,6 +22,7 @@ from taugen.runs.capacity import Domain
 from taugen.runs.checks import Check, Placeable, SchedulerChecks
 from taugen.runs.cohort import queue_of, sim_cohorts, sim_queues
 from taugen.runs.context import RunContext
+from taugen.runs.jobset_preflight import fit_pod_sets
 from taugen.runs.kai_preflight import kai_checks
 from taugen.runs.quota import QuotaTree, potential
 from taugen.runs.topology import TopologyFit, fit_topology
@@ -53,6 +54,8 @@ def preflight(context: RunContext) -> Preflight:
         return Preflight(context, tuple(checks), request)
     if context.host_slot and not context.state.tree.advertises_slot():
         return Preflight(context, (*checks, Check("slot", False, no_slot_reason())), request)
+    if context.jobset:  # K6: pod set by pod set, on what the earlier ones leave
+        return Preflight(context, (*checks, fit_pod_sets(context)), request)
     fit: TopologyFit = fit_topology(context, request)
     checks.append(Check("topology", fit.ok, fit.message))
     return Preflight(context, tuple(checks), request, fit.domain, fit.wider)
@@ -110,6 +113,8 @@ def _quota(
     order = {r: i for i, r in enumerate(queue.covered)}
     parts, short = [], []
     asked = {*request, *(context.leader_request or {})}
+    if context.jobset:  # K6: the sum over the pod sets
+        asked = {r for p in context.pod_sets for r in p.request}
     for resource in sorted(asked, key=lambda r: (order.get(r, len(order)), r)):
         wanted = context.total_of(resource)
         if resource not in order:

@@ -11,14 +11,17 @@ from taugen.compile.manifest import annotate, label, object_
 from taugen.emit.canonical import dump, ordered
 from taugen.models.platform import Taint
 from taugen.models.run import Launcher, Workload
+from taugen.quantity import Quantity
 from taugen.resolve.labels import GPU_CLASS
-from taugen.runs import lws, torchrun
+from taugen.runs import jobset, lws, torchrun
 from taugen.runs.context import RunContext, require_ready
 from taugen.runs.contracts import contract_of
+from taugen.runs.podsets import PodSet
 
 Format = Literal["manifest", "patch"]
 FORMATS: tuple[Format, ...] = RENDER_FORMATS
 CONTAINER = "main"
+KINDS = {Workload.LEADERWORKERSET: "LeaderWorkerSet", Workload.JOBSET: "JobSet"}
 
 
 def gpu_tolerations(taints: Sequence[Taint]) -> list[dict[str, str]]:
@@ -37,7 +40,7 @@ def render(context: RunContext, fmt: Format = "manifest") -> str:
     run, cluster = context.run, context.state.cluster.name
     about = f"run {run.metadata.name} (profile {run.profile}, cluster {cluster})"
     if fmt == "patch":
-        kind = "LeaderWorkerSet" if run.workload == Workload.LEADERWORKERSET else "Job"
+        kind = KINDS.get(run.workload, "Job")
         header = f"# taugen's contract for {about}: merge it into your {kind} (container {CONTAINER}).\n"
         return dump([ordered(patch(context))], header).decode()
     header = f"# Rendered by taugen for {about}. Render again instead of editing.\n"
@@ -45,6 +48,8 @@ def render(context: RunContext, fmt: Format = "manifest") -> str:
 
 
 def manifests(context: RunContext) -> list[dict[str, Any]]:
+    if context.jobset:
+        return [owned(context, jobset.job_set(context, lambda p: _pod_set_template(context, p, whole=True)))]
     if context.run.workload == Workload.LEADERWORKERSET:
         leader = template(context, _full_pod(context, leader=True))
         return [owned(context, lws.leader_worker_set(context, template(context, _full_pod(context)), leader))]
@@ -73,6 +78,9 @@ def job(context: RunContext) -> dict[str, Any]:
 
 def patch(context: RunContext) -> dict[str, Any]:
     """Only the contract fragment: labels, annotations, pod fields and requests (§7, K4, K5)."""
+    if context.jobset:
+        fragment = jobset.job_set(context, lambda p: _pod_set_template(context, p, whole=False), whole=False)
+        return owned(context, fragment)
     pod = pod_contract(context)
     pod["containers"] = [{"name": CONTAINER, "resources": resources(context)}]
     if context.run.workload == Workload.LEADERWORKERSET:
@@ -107,7 +115,10 @@ def pod_contract(context: RunContext) -> dict[str, Any]:
 
 def resources(context: RunContext, leader: bool = False) -> dict[str, Any]:
     """A worker's requests, or with `leader` a LeaderWorkerSet leader's own (K5)."""
-    request = (context.leader_request if leader else None) or context.request
+    return requests_of((context.leader_request if leader else None) or context.request)
+
+
+def requests_of(request: dict[str, Quantity]) -> dict[str, Any]:
     wanted = {name: str(q) for name, q in request.items()}
     # Extended resources (GPUs, the slot) cannot be overcommitted: limits equal requests.
     limits = {name: q for name, q in wanted.items() if _extended(name)}
@@ -121,6 +132,23 @@ def template(context: RunContext, pod: dict[str, Any]) -> dict[str, Any]:
     if labels := contract.pod_labels(context):
         metadata["labels"] = labels
     if annotations := contract.pod_annotations(context, grouped):
+        metadata["annotations"] = annotations
+    return {"metadata": metadata, "spec": pod} if metadata else {"spec": pod}
+
+
+def _pod_set_template(context: RunContext, pod_set: PodSet, whole: bool) -> dict[str, Any]:
+    """A replicatedJob's pod template (K6): the contract, its own TAS request and requests."""
+    contract = contract_of(context)
+    pod = pod_contract(context)
+    container: dict[str, Any] = {"name": CONTAINER}
+    if whole:
+        pod["restartPolicy"] = "Never"
+        container |= {"image": pod_set.image, "command": list(pod_set.command)}
+    pod["containers"] = [container | {"resources": requests_of(pod_set.request)}]
+    metadata: dict[str, Any] = {}
+    if labels := contract.pod_labels(context):
+        metadata["labels"] = labels
+    if annotations := contract.pod_set_annotations(context, pod_set):
         metadata["annotations"] = annotations
     return {"metadata": metadata, "spec": pod} if metadata else {"spec": pod}
 

@@ -28,7 +28,9 @@ def as_text(result: Preflight) -> str:
         f"{context.state.cluster.name}: {result.verdict}",
         f"  policy    profile {context.entry.name}, tier {policy.priority_tier}, "
         f"gpu-class {policy.gpu_class or '(none: CPU-only)'}, topology {policy.topology}",
-        f"  request   {_shape(context)}, each {_request(result)}",
+        f"  request   {_shape(context)}, each {_request(result)}"
+        if not context.jobset
+        else f"  request   {_pod_sets(context)}",
     ]
     lines += [f"  {'ok  ' if c.ok else 'FAIL'}  {c.id:<9} {c.message}" for c in result.checks]
     lines.append(EPILOGUE[result.eligible].format(scheduler=SCHEDULERS[context.state.cluster.scheduler]))
@@ -46,6 +48,7 @@ def as_json(result: Preflight) -> str:
         "policy": context.policy.model_dump(mode="json"),
         "workers": run.workers,
         "request": {r: str(q) for r, q in result.request.items()},
+        **({"podSets": _pod_sets_json(context)} if context.jobset else {}),
         "verdict": result.verdict,
         "eligible": result.eligible,
         "checks": [{"id": c.id, "ok": c.ok, "message": c.message} for c in result.checks],
@@ -60,6 +63,21 @@ def _shape(context: RunContext) -> str:
     if run.workload == Workload.LEADERWORKERSET:
         return f"{run.replicas} replicas of {run.size} pods (each replica placed on its own, K5)"
     return f"{run.workers} workers"
+
+
+def _pod_sets(context: RunContext) -> str:
+    """K6: each pod set's pods and requests per pod."""
+    return "; ".join(
+        f"{p.name} {p.count} x {', '.join(f'{r} {q}' for r, q in p.request.items())}"
+        for p in context.pod_sets
+    )
+
+
+def _pod_sets_json(context: RunContext) -> list[dict[str, Any]]:
+    return [
+        {"name": p.name, "pods": p.count, "request": {r: str(q) for r, q in p.request.items()}}
+        for p in context.pod_sets
+    ]
 
 
 def _request(result: Preflight) -> str:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from taugen.compile.catalog import LEVEL_OF, PREFERRED_LEVEL_OF
 from taugen.errors import InputError, Problem
 from taugen.load.inventory import GPU
 from taugen.models.profile import Policy, Topology
 from taugen.models.run import SLICE_ORDER, Launcher, SliceLevel, Workload
 from taugen.resolve.labels import LEVELS
+from taugen.runs.jobset_shape import jobset_problems
 from taugen.runs.load import LoadedRun
 
 
@@ -16,9 +19,21 @@ def is_multi_node(loaded: LoadedRun) -> bool:
     return loaded.run.launcher == Launcher.TORCHRUN and loaded.run.workers > 1
 
 
+Check = Callable[[LoadedRun, Policy], Problem | None]
+
+
 def check_shape(loaded: LoadedRun, policy: Policy, scheduler: str = "kueue") -> None:
-    checks = (_gpus_without_class, _class_without_gpus, _cpu_topology, _same_host_torchrun, _slice)
+    checks: tuple[Check, ...] = (
+        _gpus_without_class,
+        _class_without_gpus,
+        _cpu_topology,
+        _same_host_torchrun,
+        _slice,
+    )
+    if loaded.run.workload == Workload.JOBSET:
+        checks = (_cpu_topology,)  # the rest per pod set: jobset_shape.py
     problems = [p for check in checks if (p := check(loaded, policy)) is not None]
+    problems += jobset_problems(loaded, policy, scheduler)
     if loaded.run.policy.slice is not None and scheduler != "kueue":
         where = loaded.doc.at(["policy", "slice"])
         hint = "remove policy.slice: a KAI PodGroup keeps to its topology level as a whole (K4)"

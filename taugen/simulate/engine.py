@@ -26,10 +26,12 @@ from taugen.simulate.model import (
     SimRun,
     Victim,
 )
+from taugen.simulate.podsets import place_pod_sets
 from taugen.simulate.preemption import Holder, Preemptor, find_victims
 from taugen.simulate.ranks import place_again, rank_hosts, required_domain
 from taugen.simulate.state import Cluster
 from taugen.simulate.tas import Assignment, NoFit, find_assignment
+from taugen.simulate.tree import Resources
 
 GPU = "nvidia.com/gpu"
 PREEMPTION = (
@@ -96,9 +98,9 @@ def _resume(
     cluster.charge(run)
     flavor = flavors.get(run.flavor or "")
     if flavor is None or not flavor.tas:
-        return RunResult(run.key, "admitted", run.flavor, ranks=(None,) * run.count)
+        return RunResult(run.key, "admitted", run.flavor, ranks=(None,) * run.pods)
     plans[run.key] = dict(run.plan or {})
-    missing = [r for r in range(run.count) if r not in cluster.placed.get(run.key, {})]
+    missing = [r for r in range(run.pods) if r not in cluster.placed.get(run.key, {})]
     return _replaced(cluster, run, missing, plans, "its plan")
 
 
@@ -132,11 +134,10 @@ def _admit(
             _release(cluster, cluster.source_run(victim.key))
     if not flavor.tas:
         cluster.charge(run)
-        return RunResult(run.key, "admitted", flavor.name, ranks=(None,) * run.count, victims=victims)
-    found = _place(cluster, flavor, run)
-    if isinstance(found, NoFit):
-        return RunResult(run.key, "pending", flavor.name, _no_fit(run, found))
-    hosts = rank_hosts(cluster, found)
+        return RunResult(run.key, "admitted", flavor.name, ranks=(None,) * run.pods, victims=victims)
+    hosts = _fit(cluster, flavor, run)
+    if isinstance(hosts, str):
+        return RunResult(run.key, "pending", flavor.name, hosts)
     for rank, host in enumerate(hosts):
         cluster.take(host, run.pod(rank))
     cluster.charge(run)
@@ -147,6 +148,14 @@ def _admit(
 
 def _place(cluster: Cluster, flavor: SimFlavor, run: SimRun) -> Assignment | NoFit:
     return find_assignment(cluster.tree(flavor.name), run.pod_request(), cluster.leaf_free(flavor.name))
+
+
+def _fit(cluster: Cluster, flavor: SimFlavor, run: SimRun) -> list[str] | str:
+    """Each pod's host in rank order, or why the run stays pending (K6: pod set by pod set)."""
+    if run.more:
+        return place_pod_sets(cluster, flavor, run)
+    found = _place(cluster, flavor, run)
+    return _no_fit(run, found) if isinstance(found, NoFit) else rank_hosts(cluster, found)
 
 
 def _why_pending(cluster: Cluster, flavors: dict[str, SimFlavor], run: SimRun) -> str | Short | None:
@@ -172,18 +181,24 @@ def _victims(
     def also_fits(victims: Sequence[Holder]) -> bool:
         if not flavor.tas:
             return True
-        freed = [
-            (host, cluster.source_run(v.key).per_pod) for v in victims for host in cluster.hosts_of(v.key)
-        ]
+        freed = [freed for v in victims for freed in _freed(cluster, cluster.source_run(v.key))]
         for host, amount in freed:
             cluster.take(host, amount, sign=-1)
-        fits = not isinstance(_place(cluster, flavor, run), NoFit)
+        fits = not isinstance(_fit(cluster, flavor, run), str)
         for host, amount in freed:
             cluster.take(host, amount)
         return fits
 
     wanted = Preemptor(run.queue, run.priority, run.created, usage_of(run), need)
     return find_victims(cluster.quota, wanted, list(cluster.holders.values()), also_fits)
+
+
+def _freed(cluster: Cluster, run: SimRun) -> list[tuple[str, Resources]]:
+    """What preempting the run frees on each Ready host (K6: each pod its pod set's requests)."""
+    if not run.more:
+        return [(host, run.per_pod) for host in cluster.hosts_of(run.key)]
+    placed = cluster.placed.get(run.key, {})
+    return [(host, run.pod(rank)) for rank, host in sorted(placed.items()) if host not in cluster.down]
 
 
 def _preempted(cluster: Cluster, run: SimRun, by: SimRun, victim: Victim) -> RunResult:
@@ -204,13 +219,15 @@ def _replaced(
     plan = plans[run.key]
     failed = place_again(cluster, run, ranks, plan)
     if failed is not None:
-        domain = "/".join(required_domain(cluster, run, plan)) or "the flavor"
+        index = run.pod_set_of(failed)
+        domain = "/".join(required_domain(cluster, run, plan, index)) or "the flavor"
         _release(cluster, run)
-        reason = f"rank {failed} ({lost}) found no free Ready host in {domain}: evicted and requeued"
+        which = f" of pod set {run.pod_sets()[index].name}" if run.more else ""
+        reason = f"rank {failed}{which} ({lost}) found no free Ready host in {domain}: evicted and requeued"
         return RunResult(run.key, "evicted", run.flavor, reason)
     placed = cluster.placed.get(run.key, {})
     return RunResult(
-        run.key, "admitted", run.flavor, "", tuple(placed.get(i) for i in range(run.count)), tuple(ranks)
+        run.key, "admitted", run.flavor, "", tuple(placed.get(i) for i in range(run.pods)), tuple(ranks)
     )
 
 
@@ -260,8 +277,6 @@ def _totals(cluster: Cluster, source: SimInput, results: dict[str, RunResult]) -
             if n.flavor == flavor and n.name not in cluster.down
         )
         totals.append(
-            FlavorTotal(
-                flavor, sum(r.gpus * r.count for r in runs), sum(r.gpus * r.count for r in admitted), free
-            )
+            FlavorTotal(flavor, sum(r.gpu_total for r in runs), sum(r.gpu_total for r in admitted), free)
         )
     return tuple(totals)

@@ -18,10 +18,11 @@ from taugen.resolve.domains import hostname_of
 from taugen.resolve.labels import GPU_CLASS, LEVELS
 from taugen.runs.cohort import queue_of, sim_cohorts, sim_queues
 from taugen.runs.context import RunContext
+from taugen.runs.podsets import PodSet
 from taugen.runs.state import ClusterState
 from taugen.runs.units import as_units
-from taugen.simulate.model import RunningPod, SimFlavor, SimInput, SimNode, SimRun
-from taugen.simulate.request import SliceLayer
+from taugen.simulate.model import RunningPod, SimFlavor, SimInput, SimNode, SimPodSet, SimRun
+from taugen.simulate.request import Mode, SliceLayer
 from taugen.simulate.workloads import RULE, LoadedWorkloads
 from taugen.timestamps import utc_sortable
 
@@ -140,11 +141,45 @@ def _replicas(run: SimRun, context: RunContext) -> tuple[SimRun, ...]:
     leader pod's name) of `size` pods, pod 0 the leader (with `leader.resources`, its own
     requests: placed as Kueue places a group). Same priority and creation time, so replicas
     are admitted in index order."""
+    if context.run.workload == Workload.JOBSET:
+        return (_jobset(run, context),)
     if context.run.workload != Workload.LEADERWORKERSET:
         return (run,)
     size = context.run.size
     one = replace(run, count=size, plan=None)
     return tuple(replace(one, key=f"{run.key}-{i}") for i in range(context.run.replicas))
+
+
+def _jobset(run: SimRun, context: RunContext) -> SimRun:
+    """K6: Kueue admits a JobSet as one workload of one pod set per replicatedJob, in order."""
+    first, *more = (_pod_set(p) for p in context.pod_sets)
+    return replace(
+        run,
+        count=first.count,
+        per_pod=first.per_pod,
+        mode=first.mode,
+        level=first.level,
+        slices=first.slices,
+        gpus=first.gpus,
+        plan=None,
+        name=first.name,
+        more=tuple(more),
+    )
+
+
+def _pod_set(found: PodSet) -> SimPodSet:
+    per_pod = as_units(found.request)
+    mode: Mode = "required" if found.level else "preferred" if found.preferred_level else "unconstrained"
+    layers = tuple(SliceLayer(level, size) for level, size in found.slice_layers)
+    return SimPodSet(
+        found.name,
+        found.count,
+        per_pod,
+        mode,
+        found.level or found.preferred_level,
+        layers,
+        per_pod.get(GPU, 0),
+    )
 
 
 def _blocked(context: RunContext, slots: bool) -> str | None:
@@ -154,6 +189,8 @@ def _blocked(context: RunContext, slots: bool) -> str | None:
         return no_slot_reason()
     if context.run.workload == Workload.LEADERWORKERSET and getattr(context.run, "admitted", None):
         return "an already admitted LeaderWorkerSet is not simulated (K5): `admitted` is a Job's rank plan"
+    if context.jobset and getattr(context.run, "admitted", None):
+        return "an already admitted JobSet is not simulated (K6): `admitted` is a Job's rank plan"
     return None
 
 

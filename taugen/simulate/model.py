@@ -31,6 +31,20 @@ class SimFlavor:
 
 
 @dataclass(frozen=True)
+class SimPodSet:
+    """A pod set after a run's first (a JobSet's replicatedJob, K6): its ranks follow the
+    earlier pod sets' ranks, in order (S4)."""
+
+    name: str
+    count: int
+    per_pod: Resources
+    mode: Mode
+    level: str | None
+    slices: tuple[SliceLayer, ...] = ()
+    gpus: int = 0
+
+
+@dataclass(frozen=True)
 class SimRun:
     key: str  # namespace/name
     priority: int
@@ -47,6 +61,33 @@ class SimRun:
     admitted_at: str = ""  # RFC 3339 UTC: when an admitted run reserved quota ("": its created)
     slices: tuple[SliceLayer, ...] = ()  # policy.slice (S3)
     leader: Resources | None = None  # K5: pod 0 is a leader with its own requests
+    name: str = ""  # the first pod set's name, with `more`
+    more: tuple[SimPodSet, ...] = ()  # K6: the pod sets after the first (count, per_pod, ...)
+
+    def pod_sets(self) -> tuple[SimPodSet, ...]:
+        """Every pod set in order, the run's own fields the first."""
+        first = SimPodSet(self.name, self.count, self.per_pod, self.mode, self.level, self.slices, self.gpus)
+        return (first, *self.more)
+
+    def first_rank(self, index: int) -> int:
+        return sum(p.count for p in self.pod_sets()[:index])
+
+    def pod_set_of(self, rank: int) -> int:
+        """The index of the pod set that holds pod `rank`."""
+        for index, found in enumerate(self.pod_sets()):
+            rank -= found.count
+            if rank < 0:
+                return index
+        return len(self.more)
+
+    @property
+    def pods(self) -> int:
+        """Every pod set's pods."""
+        return self.count + sum(p.count for p in self.more)
+
+    @property
+    def gpu_total(self) -> int:
+        return sum(p.gpus * p.count for p in self.pod_sets())
 
     def pod_request(self) -> PodRequest:
         """What the placement core places: with a leader, one PodSet group (K5)."""
@@ -58,7 +99,10 @@ class SimRun:
         )
 
     def pod(self, rank: int) -> Resources:
-        """The requests of pod `rank`: the leader's for pod 0 when it has its own."""
+        """The requests of pod `rank`: the leader's for pod 0 when it has its own; with `more`,
+        its pod set's."""
+        if self.more:
+            return self.pod_sets()[self.pod_set_of(rank)].per_pod
         return self.leader if rank == 0 and self.leader is not None else self.per_pod
 
     def total(self) -> dict[str, int]:
@@ -68,6 +112,9 @@ class SimRun:
             found[r] = found.get(r, 0) + v
         for r, v in (self.per_pod if self.leader is not None else {}).items():
             found[r] -= v
+        for extra in self.more:
+            for r, v in extra.per_pod.items():
+                found[r] = found.get(r, 0) + v * extra.count
         return found
 
 

@@ -36,21 +36,32 @@ def place_again(cluster: Cluster, run: SimRun, ranks: Sequence[int], plan: dict[
     return None
 
 
-def required_domain(cluster: Cluster, run: SimRun, plan: dict[int, str]) -> tuple[str, ...]:
-    """The domain at the run's required level that holds its plan; () when not required."""
-    if run.mode != "required" or not plan or run.level not in cluster.source.levels:
+def required_domain(cluster: Cluster, run: SimRun, plan: dict[int, str], index: int = 0) -> tuple[str, ...]:
+    """The domain at the required level of the run's pod set `index` (K6; a Job's one) that
+    holds its part of the plan; () when not required."""
+    pod_set, mine = run.pod_sets()[index], _part(run, plan, index)
+    if pod_set.mode != "required" or not mine or pod_set.level not in cluster.source.levels:
         return ()
-    first = cluster.nodes[plan[min(plan)]].path
-    return first[: cluster.source.levels.index(run.level) + 1]
+    first = cluster.nodes[mine[min(mine)]].path
+    return first[: cluster.source.levels.index(pod_set.level) + 1]
+
+
+def _part(run: SimRun, plan: dict[int, str], index: int) -> dict[int, str]:
+    """The ranks of pod set `index` in the plan (a single pod set: the whole plan)."""
+    if not run.more:
+        return plan
+    first = run.first_rank(index)
+    return {r: h for r, h in plan.items() if first <= r < first + run.pod_sets()[index].count}
 
 
 def _choose(cluster: Cluster, run: SimRun, rank: int, plan: dict[int, str]) -> str | None:
-    room = Counter(plan.values())
-    room.subtract(cluster.placed.get(run.key, {}).values())
+    index = run.pod_set_of(rank)
+    room = Counter(_part(run, plan, index).values())
+    room.subtract(_part(run, cluster.placed.get(run.key, {}), index).values())
     planned = plan.get(rank)
     if planned is not None and room[planned] > 0 and cluster.fits(planned, run.pod(rank)):
         return planned
-    domain = required_domain(cluster, run, plan)
+    domain = required_domain(cluster, run, plan, index)
     candidates = [
         n.name
         for n in sorted(cluster.nodes.values(), key=lambda n: n.path)

@@ -48,20 +48,38 @@ def _run(run: SimRun, result: RunResult, cohort: bool) -> dict[str, Any]:
         "flavor": result.flavor,
         "priority": run.priority,
         "createdAt": utc_text(datetime.fromisoformat(run.created)) if run.created else "",
-        "pods": run.count,
+        "pods": run.pods,
         "reason": result.reason or None,
         "hosts": [{"host": h, "count": n} for h, n in result.hosts()],
         "ranks": [{"rank": i, "host": h} for i, h in enumerate(result.ranks) if h is not None],
         "replaced": list(result.replaced),
     }
+    if run.more:  # K6: several pod sets; a Job's or a LeaderWorkerSet's output is as before
+        found["podSets"] = [
+            {"name": name, "pods": count, "hosts": [{"host": h, "count": n} for h, n in hosts]}
+            for name, count, hosts in pod_set_hosts(run, result)
+        ]
     if cohort:
         found["clusterQueue"] = run.queue
         found["preempted"] = [{"run": v.key, "reason": v.reason} for v in result.victims]
     return found
 
 
+def pod_set_hosts(run: SimRun, result: RunResult) -> list[tuple[str, int, list[tuple[str, int]]]]:
+    """Each pod set's name, pods and hosts (with counts), from the result's rank table."""
+    found = []
+    for index, pod_set in enumerate(run.pod_sets()):
+        first = run.first_rank(index)
+        part = RunResult(
+            result.key, result.status, result.flavor, ranks=result.ranks[first : first + pod_set.count]
+        )
+        found.append((pod_set.name, pod_set.count, part.hosts()))
+    return found
+
+
 def as_text(sim: Simulation) -> str:
     result = sim.result
+    runs = {r.key: r for r in sim.source.runs}
     count = {s: sum(r.status == s for r in result.runs) for s in get_args(Status)}
     lines = [
         f"simulate: cluster {sim.cluster}, {len(result.runs)} runs: "
@@ -69,10 +87,20 @@ def as_text(sim: Simulation) -> str:
     ]
     for run in result.runs:
         lines += _run_lines(run)
+        if runs[run.key].more and run.status == "admitted":
+            lines += _pod_set_lines(runs[run.key], run)
     lines += ["", "GPUs per flavor      requested  admitted  free"]
     lines += [f"  {t.flavor:<20} {t.requested:>7} {t.admitted:>9} {t.free:>5}" for t in result.totals]
     lines += [f"note: {n}" for n in result.notes]
     return "\n".join(lines) + "\n"
+
+
+def _pod_set_lines(run: SimRun, result: RunResult) -> list[str]:
+    return [
+        f"            pod set {name} ({count} pods)  "
+        + (", ".join(f"{h} x{n}" for h, n in hosts) or "no hosts")
+        for name, count, hosts in pod_set_hosts(run, result)
+    ]
 
 
 def _run_lines(run: RunResult) -> list[str]:

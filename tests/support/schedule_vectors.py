@@ -10,7 +10,7 @@ from typing import Any
 import yaml
 
 from taugen.simulate.engine import simulate
-from taugen.simulate.model import RunningPod, SimFlavor, SimInput, SimNode, SimRun
+from taugen.simulate.model import RunningPod, RunResult, SimFlavor, SimInput, SimNode, SimPodSet, SimRun
 from taugen.simulate.request import Mode, SliceLayer
 from tests.support.upstream_vectors import FOLDER, TERMINAL, _in_tree, _quantities
 
@@ -43,8 +43,14 @@ def _nodes(case: dict[str, Any]) -> tuple[SimNode, ...]:
     return tuple(found)
 
 
+def _pod_set(podset: Mapping[str, Any]) -> SimPodSet:
+    mode, level, layers = _mode(podset["topology"])
+    return SimPodSet(podset["name"], podset["count"], _quantities(podset["requests"]), mode, level, layers)
+
+
 def _run(workload: Mapping[str, Any], flavor: str, by_host: Mapping[str, str]) -> SimRun:
-    (podset,) = workload["podSets"]
+    """A workload of several pod sets is a JobSet run's (K6): the first and `more`."""
+    podset, *more = workload["podSets"]
     mode, level, layers = _mode(podset["topology"])
     plan = None
     if "admitted" in workload:
@@ -53,7 +59,18 @@ def _run(workload: Mapping[str, Any], flavor: str, by_host: Mapping[str, str]) -
         plan = dict(enumerate(hosts))
     per_pod = _quantities(podset["requests"])
     return SimRun(
-        workload["name"], 0, "", flavor, podset["count"], per_pod, mode, level, plan=plan, slices=layers
+        workload["name"],
+        0,
+        "",
+        flavor,
+        podset["count"],
+        per_pod,
+        mode,
+        level,
+        plan=plan,
+        slices=layers,
+        name=podset["name"] if more else "",
+        more=tuple(_pod_set(p) for p in more),
     )
 
 
@@ -84,15 +101,29 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
     source = sim_input(case)
     hostname = {n.name: n.path[-1] for n in source.nodes}
     results = {r.key: r for r in simulate(source).runs}
+    runs = {r.key: r for r in source.runs}
     found: dict[str, Any] = {}
     for key in case["expected"]:
         result = results[key]
         if result.status != "admitted":
             found[key] = {"pending": result.reason}
             continue
-        domains = sorted(([hostname[h]], n) for h, n in result.hosts())
-        found[key] = {"admitted": {"flavor": result.flavor, "levels": [HOST], "domains": domains}}
+        found[key] = {
+            "admitted": [_placed(runs[key], result, i, hostname) for i in range(len(runs[key].more) + 1)]
+        }
     return found
+
+
+def _placed(run: SimRun, result: RunResult, index: int, hostname: Mapping[str, str]) -> dict[str, Any]:
+    """Pod set `index`'s count and hosts; no assignment for a pod set of count 0 (Kueue's)."""
+    pod_set, first = run.pod_sets()[index], run.first_rank(index)
+    part = RunResult(
+        result.key, result.status, result.flavor, ranks=result.ranks[first : first + pod_set.count]
+    )
+    placed = {"flavor": result.flavor, "count": pod_set.count, "levels": [HOST]}
+    if not pod_set.count:
+        return {**placed, "levels": None, "domains": None}
+    return {**placed, "domains": sorted(([hostname[h]], n) for h, n in part.hosts())}
 
 
 def expected(case: dict[str, Any]) -> dict[str, Any]:
@@ -102,19 +133,26 @@ def expected(case: dict[str, Any]) -> dict[str, Any]:
         if "admitted" not in want:
             found[key] = {"pending": want["pending"]}
             continue
-        (podset,) = want["admitted"]
-        flavors = set(podset["flavors"].values())
-        assignment = podset["assignment"]
-        domains = sorted((d["values"], d["count"]) for d in assignment["domains"])
-        flavor = flavors.pop() if len(flavors) == 1 else sorted(flavors)
-        found[key] = {"admitted": {"flavor": flavor, "levels": assignment["levels"], "domains": domains}}
+        found[key] = {"admitted": [_wanted(podset) for podset in want["admitted"]]}
     return found
 
 
-def same_pending(got: str, want: str | None) -> bool:
+def _wanted(podset: Mapping[str, Any]) -> dict[str, Any]:
+    flavors = set(podset["flavors"].values())
+    flavor = flavors.pop() if len(flavors) == 1 else sorted(flavors)
+    assignment = podset.get("assignment")
+    if assignment is None:  # Count(0): Kueue assigns the flavor, no topology
+        return {"flavor": flavor, "count": podset["count"], "levels": None, "domains": None}
+    domains = sorted((d["values"], d["count"]) for d in assignment["domains"])
+    return {"flavor": flavor, "count": podset["count"], "levels": assignment["levels"], "domains": domains}
+
+
+def same_pending(got: str, want: str | None, several: bool = False) -> bool:
     """Kueue's event says `couldn't assign flavors to pod set <name>: <TAS message>`; simulate's
-    reason ends with the same TAS message."""
+    reason ends with the same TAS message, and for a workload of `several` pod sets (K6) names
+    the same pod set (`pod set <name>: `)."""
     if want is None:
         return False  # every pending case records its event's message
     head, _, message = want.partition(": ")
-    return head.startswith(FAILED) and got.endswith(": " + message)
+    named = f"pod set {head.removeprefix(FAILED)}: " in got if several else True
+    return head.startswith(FAILED) and got.endswith(": " + message) and named

@@ -3,7 +3,8 @@
     python3 schedule.py SOURCE OUT.yaml
 
 Each case drives Kueue's whole scheduler for one cycle. A case simulate expresses (one
-ClusterQueue, one TAS flavor, workloads of one PodSet, admitted workloads and running pods)
+ClusterQueue, one TAS flavor, workloads of one PodSet or several (a JobSet run, K6), admitted
+workloads of one PodSet and running pods)
 is recorded with its facts and the wanted result (`wantNewAssignments`, `wantLeft`,
 `wantInadmissibleLeft`, the pending message of `wantEvents`); any other case is recorded by
 name with `outOfScope`, the first reason that applies.
@@ -64,8 +65,8 @@ def scope(c):
                 "simulate replaces ranks host by host (S5)")
     if len(c["resourceFlavors"]) > 1 or len(c["topologies"]) > 1 or len(c["clusterQueues"]) > 1:
         return "several flavors in one ClusterQueue for one class: a taugen run uses its class's one flavor"
-    if any(len(call(w, "PodSets")[0]) > 1 for w in wls):
-        return "several PodSets in one workload: a taugen run is one pod set (a LeaderWorkerSet replica one group)"
+    if any(len(call(w, "PodSets")[0]) > 1 and "ReserveQuotaAt" in calls(w) for w in wls):
+        return "an admitted workload of several PodSets: a WorkloadSet's admitted plan is a Job's (K6)"
     podsets = [p for w in wls for p in call(w, "PodSets")[0]]
     used = {n for p in podsets for n in calls(p)} | {n for f in c["resourceFlavors"] for n in calls(f)}
     if "RequiredDuringSchedulingIgnoredDuringExecution" in used:
@@ -124,8 +125,9 @@ def assignment(psa):
             out["count"] = args[0]
         elif name == "TopologyAssignment":
             ta = args[0]
+            given = ta["args"][0]  # utiltas.Levels(&topology), or the levels written out
             out["assignment"] = {
-                "levels": levels(ta["args"][0]["args"][0]),
+                "levels": list(given) if isinstance(given, list) else levels(given["args"][0]),
                 "domains": [{"values": list(d["args"][0]), "count": d["args"][1]} for _, (d,) in ta["calls"]],
             }
     return out
