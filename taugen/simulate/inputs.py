@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from taugen.api.kueue.flavor import Toleration as FlavorToleration
 from taugen.compile.backends.kueue import CPU_FLAVOR, SLOT, TOPOLOGY
 from taugen.compile.common import PRIORITY_TIERS
 from taugen.compile.slot import no_slot_reason
@@ -12,16 +13,19 @@ from taugen.context.kueue_tree import CompiledQueue, KueueTree
 from taugen.context.node_labels import NodeLabels
 from taugen.errors import InputError, Problem
 from taugen.load.inventory import GPU
+from taugen.models.affinity import NodeRequirement
 from taugen.models.run import Workload
 from taugen.resolve.cluster import ResolvedNode
 from taugen.resolve.domains import hostname_of
-from taugen.resolve.labels import GPU_CLASS, LEVELS
+from taugen.resolve.labels import GPU_CLASS, HOSTNAME, LEVELS
 from taugen.runs.cohort import queue_of, sim_cohorts, sim_queues
 from taugen.runs.context import RunContext
+from taugen.runs.render import gpu_tolerations
 from taugen.runs.state import ClusterState
 from taugen.runs.units import as_units
 from taugen.simulate.model import RunningPod, SimFlavor, SimInput, SimNode, SimRun
 from taugen.simulate.request import SliceLayer
+from taugen.simulate.tree import Taint, Toleration
 from taugen.simulate.workloads import RULE, LoadedWorkloads
 from taugen.timestamps import utc_sortable
 
@@ -82,7 +86,34 @@ def _flavor_of_class(tree: KueueTree) -> dict[str | None, str]:
 
 def _flavors(tree: KueueTree) -> tuple[SimFlavor, ...]:
     tas = {f.name for f in tree.flavors if f.topology is not None}
-    return tuple(SimFlavor(q.name, as_units(q.nominal), q.name in tas) for q in tree.queue.flavors)
+    tolerations = {f.name: tuple(_flavor_toleration(t) for t in f.tolerations) for f in tree.flavors}
+    return tuple(
+        SimFlavor(q.name, as_units(q.nominal), q.name in tas, tolerations.get(q.name, ()))
+        for q in tree.queue.flavors
+    )
+
+
+def _flavor_toleration(raw: FlavorToleration) -> Toleration:
+    return _toleration(raw.key or "", raw.operator or "Equal", raw.value or "", raw.effect or None)
+
+
+def _toleration(key: str, operator: str, value: str, effect: str | None) -> Toleration:
+    """A corev1.Toleration: operator Exists tolerates every value (and with no key, every key)."""
+    return Toleration(key, None if operator == "Exists" else value, effect or None)
+
+
+def _run_tolerations(context: RunContext) -> tuple[Toleration, ...]:
+    """Exactly what render writes on the pod (R24, R39: the cluster's gpuNodeTaints)."""
+    if context.policy.gpu_class is None:
+        return ()
+    rendered = gpu_tolerations(context.state.cluster.gpuNodeTaints)
+    return tuple(_toleration(t["key"], t["operator"], t.get("value", ""), t["effect"]) for t in rendered)
+
+
+def _affinity(context: RunContext) -> tuple[tuple[NodeRequirement, ...], ...]:
+    """policy.node_affinity: render's one nodeSelectorTerm."""
+    wanted = context.run.policy.node_affinity
+    return (tuple(wanted),) if wanted else ()
 
 
 def _node(
@@ -95,7 +126,10 @@ def _node(
     if flavor is not None and slots:
         allocatable.setdefault(SLOT, 1)  # R27, G4: one torchrun-host-slot per GPU node
     path = (*(labels.get(level, "") for level in LEVELS[:-1]), hostname_of(node.facts))
-    return SimNode(node.name, node.ready, flavor, path, allocatable)
+    taints = tuple(Taint(t.key, t.value, t.effect) for t in node.facts.taints or ())  # None: not known
+    # What node affinity sees: the inventory's labels, the hostname, and taugen's on top.
+    every = {**node.facts.labels, HOSTNAME: path[-1], **labels}
+    return SimNode(node.name, node.ready, flavor, path, allocatable, taints, every)
 
 
 def _run(
@@ -127,6 +161,8 @@ def _run(
         admitted_at=utc_sortable(plan.at) if plan and plan.at else "",
         slices=_slices(context),
         leader=None if context.leader_request is None else as_units(context.leader_request),
+        tolerations=_run_tolerations(context),
+        affinity=_affinity(context),
     )
 
 

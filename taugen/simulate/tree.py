@@ -20,13 +20,14 @@ Resources = Mapping[str, int]
 
 @dataclass(frozen=True)
 class Toleration:
-    key: str
+    key: str  # "": every key (with operator Exists)
     value: str | None = None  # None: operator Exists
     effect: str | None = None  # None: every effect
 
-    def tolerates(self, taint: Taint) -> bool:
+    def tolerates(self, taint: Taint) -> bool:  # corev1.Toleration.ToleratesTaint
         same_effect = self.effect is None or self.effect == taint.effect
-        return self.key == taint.key and same_effect and self.value in (None, taint.value)
+        same_key = not self.key or self.key == taint.key
+        return same_key and same_effect and self.value in (None, taint.value)
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class TasNode:
     name: str
     path: DomainPath
     taints: tuple[Taint, ...] = ()
-    labels: frozenset[tuple[str, str]] = frozenset()  # what a pod's node selector is matched to
+    labels: frozenset[tuple[str, str]] = frozenset()  # what a node selector or affinity is matched to
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,15 @@ def build_tree(name: str, levels: Sequence[str], nodes: Sequence[TasNode]) -> Ta
         children = {p: tuple(ds) for p, ds in grouped.items()}
     grouped_nodes = {p: tuple(ns) for p, ns in members.items()}
     return TasTree(name, tuple(levels), tuple(per_level), grouped_nodes, any(n.taints for n in nodes))
+
+
+def untolerated(taints: Sequence[Taint], tolerations: Sequence[Toleration]) -> Taint | None:
+    """corev1helpers.FindMatchingUntoleratedTaint with IsSchedulingTaint: the first
+    NoSchedule/NoExecute taint no toleration tolerates."""
+    for taint in taints:
+        if taint.schedules and not any(t.tolerates(taint) for t in tolerations):
+            return taint
+    return None
 
 
 def wanted(request: Resources) -> tuple[tuple[str, int], ...]:
