@@ -36,6 +36,8 @@ class NodeRequirement(StrictModel):
     def _values_fit_operator(self) -> Self:
         if why := values_error(self.operator, self.values):
             raise invalid(f"{self.operator} {why}", OPERATOR_HINTS[self.operator])
+        if why := next((f"{v!r} {e}" for v in self.values if (e := label_value_error(v))), None):
+            raise invalid(f"value {why}", "write each value as a label value, e.g. h200-pool")
         return self
 
     def matches(self, labels: Mapping[str, str]) -> bool:
@@ -64,14 +66,14 @@ OPERATOR_HINTS: dict[str, str] = {
 
 
 def values_error(operator: str, values: Sequence[str]) -> str | None:
-    """Why `values` do not fit `operator` (Kubernetes' rules), or None."""
+    """Why the number or form of `values` does not fit `operator` (Kubernetes' rules), or None."""
     if operator in ("In", "NotIn") and not values:
         return "needs at least one value"
     if operator in ("Exists", "DoesNotExist") and values:
         return "takes no values"
     if operator in ("Gt", "Lt") and (len(values) != 1 or _integer(values[0]) is None):
         return f"takes exactly one integer value, not {list(values)}"
-    return next((f"value {v!r} {why}" for v in values if (why := label_value_error(v))), None)
+    return None
 
 
 def term_matches(term: Sequence[NodeRequirement], labels: Mapping[str, str]) -> bool:

@@ -7,6 +7,7 @@ from typing import Annotated, Literal, Self
 
 from pydantic import Field, StrictInt, StrictStr, model_validator
 
+from taugen.models.affinity import NodeRequirement
 from taugen.models.base import API_VERSION, DNSLabel, DNSSubdomain, QuantityField, StrictModel, invalid
 from taugen.models.profile import PriorityTier, Topology
 
@@ -54,6 +55,11 @@ class RunPolicy(StrictModel):
     topology: Topology | None = None
     slice: Slice | None = Field(
         default=None, description="A Job's ranks in slices, each in one domain of its level (S3)"
+    )
+    node_affinity: list[NodeRequirement] | None = Field(
+        default=None,
+        min_length=1,
+        description="Required node affinity: the pods go only to nodes matching every requirement",
     )
 
 
