@@ -7,8 +7,8 @@ from typing import Annotated, Literal, Self
 
 from pydantic import Field, StrictInt, StrictStr, model_validator
 
-from taugen.models.affinity import NodeRequirement
 from taugen.models.base import API_VERSION, DNSLabel, DNSSubdomain, QuantityField, StrictModel, invalid
+from taugen.models.node_filters import NodeRequirement
 from taugen.models.profile import PriorityTier, Topology
 
 MAX_WORKERS = 100_000  # Kubernetes: an Indexed Job has at most 100000 completions

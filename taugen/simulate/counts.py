@@ -18,7 +18,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from taugen.models.affinity import NodeRequirement, affinity_matches
+from taugen.models.node_filters import NodeRequirement, affinity_matches
 from taugen.simulate.tree import (
     PODS,
     DomainPath,

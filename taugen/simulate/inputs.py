@@ -13,19 +13,18 @@ from taugen.context.kueue_tree import CompiledQueue, KueueTree
 from taugen.context.node_labels import NodeLabels
 from taugen.errors import InputError, Problem
 from taugen.load.inventory import GPU
-from taugen.models.affinity import NodeRequirement
 from taugen.models.run import Workload
 from taugen.resolve.cluster import ResolvedNode
 from taugen.resolve.domains import hostname_of
-from taugen.resolve.labels import GPU_CLASS, HOSTNAME, LEVELS
+from taugen.resolve.labels import GPU_CLASS, LEVELS
 from taugen.runs.cohort import queue_of, sim_cohorts, sim_queues
 from taugen.runs.context import RunContext
-from taugen.runs.render import gpu_tolerations
+from taugen.runs.node_filters import node_labels, node_taints, run_affinity, run_tolerations, toleration
 from taugen.runs.state import ClusterState
 from taugen.runs.units import as_units
 from taugen.simulate.model import RunningPod, SimFlavor, SimInput, SimNode, SimRun
 from taugen.simulate.request import SliceLayer
-from taugen.simulate.tree import Taint, Toleration
+from taugen.simulate.tree import Toleration
 from taugen.simulate.workloads import RULE, LoadedWorkloads
 from taugen.timestamps import utc_sortable
 
@@ -94,26 +93,7 @@ def _flavors(tree: KueueTree) -> tuple[SimFlavor, ...]:
 
 
 def _flavor_toleration(raw: FlavorToleration) -> Toleration:
-    return _toleration(raw.key or "", raw.operator or "Equal", raw.value or "", raw.effect or None)
-
-
-def _toleration(key: str, operator: str, value: str, effect: str | None) -> Toleration:
-    """A corev1.Toleration: operator Exists tolerates every value (and with no key, every key)."""
-    return Toleration(key, None if operator == "Exists" else value, effect or None)
-
-
-def _run_tolerations(context: RunContext) -> tuple[Toleration, ...]:
-    """Exactly what render writes on the pod (R24, R39: the cluster's gpuNodeTaints)."""
-    if context.policy.gpu_class is None:
-        return ()
-    rendered = gpu_tolerations(context.state.cluster.gpuNodeTaints)
-    return tuple(_toleration(t["key"], t["operator"], t.get("value", ""), t["effect"]) for t in rendered)
-
-
-def _affinity(context: RunContext) -> tuple[tuple[NodeRequirement, ...], ...]:
-    """policy.node_affinity: render's one nodeSelectorTerm."""
-    wanted = context.run.policy.node_affinity
-    return (tuple(wanted),) if wanted else ()
+    return toleration(raw.key or "", raw.operator or "Equal", raw.value or "", raw.effect or None)
 
 
 def _node(
@@ -126,9 +106,7 @@ def _node(
     if flavor is not None and slots:
         allocatable.setdefault(SLOT, 1)  # R27, G4: one torchrun-host-slot per GPU node
     path = (*(labels.get(level, "") for level in LEVELS[:-1]), hostname_of(node.facts))
-    taints = tuple(Taint(t.key, t.value, t.effect) for t in node.facts.taints or ())  # None: not known
-    # What node affinity sees: the inventory's labels, the hostname, and taugen's on top.
-    every = {**node.facts.labels, HOSTNAME: path[-1], **labels}
+    taints, every = node_taints(node), node_labels(node, labels)
     return SimNode(node.name, node.ready, flavor, path, allocatable, taints, every)
 
 
@@ -161,8 +139,8 @@ def _run(
         admitted_at=utc_sortable(plan.at) if plan and plan.at else "",
         slices=_slices(context),
         leader=None if context.leader_request is None else as_units(context.leader_request),
-        tolerations=_run_tolerations(context),
-        affinity=_affinity(context),
+        tolerations=run_tolerations(context),
+        affinity=run_affinity(context),
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from taugen.models.affinity import NodeRequirement
+from taugen.models.node_filters import NodeRequirement
 from taugen.simulate.counts import Slicing
 from taugen.simulate.tree import Resources, TasTree, Toleration
 

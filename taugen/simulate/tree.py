@@ -11,37 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+# The core's taints and tolerations are the models' (preflight matches them too): re-exported.
+from taugen.models.node_filters import Taint as Taint
+from taugen.models.node_filters import Toleration as Toleration
+from taugen.models.node_filters import untolerated as untolerated
+
 HOSTNAME = "kubernetes.io/hostname"
 PODS = "pods"  # Kueue adds one `pods` to every pod's request
 
 DomainPath = tuple[str, ...]
 Resources = Mapping[str, int]
-
-
-@dataclass(frozen=True)
-class Toleration:
-    key: str  # "": every key (with operator Exists)
-    value: str | None = None  # None: operator Exists
-    effect: str | None = None  # None: every effect
-
-    def tolerates(self, taint: Taint) -> bool:  # corev1.Toleration.ToleratesTaint
-        same_effect = self.effect is None or self.effect == taint.effect
-        same_key = not self.key or self.key == taint.key
-        return same_key and same_effect and self.value in (None, taint.value)
-
-
-@dataclass(frozen=True)
-class Taint:
-    key: str
-    value: str
-    effect: str
-
-    def __str__(self) -> str:  # corev1.Taint.ToString
-        return f"{self.key}={self.value}:{self.effect}" if self.value else f"{self.key}:{self.effect}"
-
-    @property
-    def schedules(self) -> bool:
-        return self.effect in ("NoSchedule", "NoExecute")  # PreferNoSchedule never excludes
 
 
 @dataclass(frozen=True)
@@ -94,15 +73,6 @@ def build_tree(name: str, levels: Sequence[str], nodes: Sequence[TasNode]) -> Ta
         children = {p: tuple(ds) for p, ds in grouped.items()}
     grouped_nodes = {p: tuple(ns) for p, ns in members.items()}
     return TasTree(name, tuple(levels), tuple(per_level), grouped_nodes, any(n.taints for n in nodes))
-
-
-def untolerated(taints: Sequence[Taint], tolerations: Sequence[Toleration]) -> Taint | None:
-    """corev1helpers.FindMatchingUntoleratedTaint with IsSchedulingTaint: the first
-    NoSchedule/NoExecute taint no toleration tolerates."""
-    for taint in taints:
-        if taint.schedules and not any(t.tolerates(taint) for t in tolerations):
-            return taint
-    return None
 
 
 def wanted(request: Resources) -> tuple[tuple[str, int], ...]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 
-from taugen.models.affinity import NodeRequirement
+from taugen.models.node_filters import NodeRequirement
 from taugen.simulate.engine import simulate
 from taugen.simulate.model import RunningPod, SimFlavor, SimInput, SimNode, SimRun
 from taugen.simulate.request import Mode, SliceLayer

@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from taugen.models.affinity import NodeRequirement
+from taugen.models.node_filters import NodeRequirement
 from taugen.quantity import Quantity
 from taugen.runs.units import units
 from taugen.simulate.replace import find_replacement
@@ -108,7 +108,7 @@ def _request(podset: Mapping[str, Any], levels: list[str], leader: Mapping[str, 
     return PodRequest(podset["count"], per_pod, mode, level, tolerations, selector, layers, lead, affinity)
 
 
-def _required_affinity(podset: dict[str, Any]) -> tuple[tuple[NodeRequirement, ...], ...]:
+def _required_affinity(podset: Mapping[str, Any]) -> tuple[tuple[NodeRequirement, ...], ...]:
     """MakeNodeSelectorTerms().Term(key, operator, values...): one requirement per term."""
     required = (podset.get("nodeAffinity") or {}).get("RequiredDuringSchedulingIgnoredDuringExecution")
     terms = (required or {}).get("NodeSelectorTerms", {}).get("terms", [])

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from taugen.errors import InputError
-from taugen.models.affinity import NodeRequirement, affinity_matches
+from taugen.models.node_filters import NodeRequirement, affinity_matches
 from taugen.runs.render import patch, render
 from tests.support.kai import build_kai_lab
 from tests.support.runs import build_lab, context_of, objects_of, run_doc

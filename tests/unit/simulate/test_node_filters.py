@@ -15,13 +15,14 @@ import pytest
 import yaml
 
 from taugen.commands.build import BuildOptions, build
-from taugen.models.affinity import NodeRequirement
+from taugen.models.node_filters import NodeRequirement
+from taugen.runs.preflight import preflight
 from taugen.simulate.engine import simulate
 from taugen.simulate.model import RunResult
 from taugen.simulate.tree import Taint
 from tests.conftest import Run
 from tests.support.helpers import write_yaml
-from tests.support.runs import PROJECT
+from tests.support.runs import PROJECT, context_of, run_doc
 from tests.unit.simulate.engine_helpers import cluster, node
 from tests.unit.simulate.engine_helpers import run as engine_run
 
@@ -158,3 +159,31 @@ def test_a_lost_rank_is_never_placed_again_on_an_untolerated_node() -> None:
     lone = engine_run("lone", plan={0: "h0"}, affinity=pool)
     result = simulate(cluster(nodes, [lone], running=(), down=("h0",)))
     assert result.runs == (RunResult("team-a/lone", "admitted", "taugrid-h200", "", ("h3",), (0,)),)
+
+
+def _topology(project: Path, doc: dict[str, Any]) -> tuple[bool, str]:
+    (topology,) = [c for c in preflight(context_of(project, doc)).checks if c.id == "topology"]
+    return topology.ok, topology.message
+
+
+def test_preflight_counts_only_the_nodes_the_run_may_use(maintained: Path) -> None:
+    """h200-a0's maintenance taint leaves ib-a two usable hosts (of three Ready ones)."""
+    doc = run_doc("h200-train", workers=3, resources={"nvidia.com/gpu": 8})
+    assert _topology(maintained, doc) == (
+        False,
+        "no single tau.azure.com/network-domain holds 3 ranks; the largest, eastus/ib-a, holds 2 "
+        "ranks on 2 Ready nodes (1 not Ready, 1 with an untolerated taint or outside the run's node "
+        "affinity, excluded): lacks 1; tau.azure.com/site eastus would hold 4, but nothing falls back "
+        "to a wider level: set policy.topology to same-site to use it",
+    )
+
+
+def test_preflight_applies_the_runs_node_affinity(maintained: Path) -> None:
+    """ib-b's two hosts are outside the affinity: ib-a's two usable hosts are the best fit."""
+    away = [{"key": "kubernetes.io/hostname", "operator": "NotIn", "values": ["h200-b0", "h200-b1"]}]
+    doc = run_doc("h200-train", workers=2, resources={"nvidia.com/gpu": 8}, policy={"node_affinity": away})
+    assert _topology(maintained, doc) == (
+        True,
+        "tau.azure.com/network-domain: best domain eastus/ib-a holds 2 ranks on 2 Ready nodes (1 not "
+        "Ready, 1 with an untolerated taint or outside the run's node affinity, excluded); headroom 0",
+    )

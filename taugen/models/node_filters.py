@@ -1,5 +1,6 @@
-"""A required node affinity term (Kubernetes' nodeSelectorTerms[].matchExpressions): what a
-Run pins its pods to or away from, and how a node's labels are matched to it.
+"""The node filters a pod applies, as Kubernetes (and Kueue's TAS) match them: taints against
+tolerations (corev1 ToleratesTaint), and a required node affinity term
+(nodeSelectorTerms[].matchExpressions): what a Run pins its pods to or away from.
 
 Kubernetes' rules (ValidateNodeSelectorRequirement, and labels.NewRequirement that the
 scheduler and Kueue's TAS parse it with): In and NotIn take one or more values, Exists and
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Literal, Self
 
 from pydantic import Field, StrictStr, model_validator
@@ -92,3 +94,38 @@ def _integer(text: str | None) -> int | None:
         return None
     value = int(text)
     return value if INT64[0] <= value <= INT64[1] else None
+
+
+@dataclass(frozen=True)
+class Toleration:
+    key: str  # "": every key (with operator Exists)
+    value: str | None = None  # None: operator Exists
+    effect: str | None = None  # None: every effect
+
+    def tolerates(self, taint: Taint) -> bool:  # corev1.Toleration.ToleratesTaint
+        same_effect = self.effect is None or self.effect == taint.effect
+        same_key = not self.key or self.key == taint.key
+        return same_key and same_effect and self.value in (None, taint.value)
+
+
+@dataclass(frozen=True)
+class Taint:
+    key: str
+    value: str
+    effect: str
+
+    def __str__(self) -> str:  # corev1.Taint.ToString
+        return f"{self.key}={self.value}:{self.effect}" if self.value else f"{self.key}:{self.effect}"
+
+    @property
+    def schedules(self) -> bool:
+        return self.effect in ("NoSchedule", "NoExecute")  # PreferNoSchedule never excludes
+
+
+def untolerated(taints: Sequence[Taint], tolerations: Sequence[Toleration]) -> Taint | None:
+    """corev1helpers.FindMatchingUntoleratedTaint with IsSchedulingTaint: the first
+    NoSchedule/NoExecute taint no toleration tolerates."""
+    for taint in taints:
+        if taint.schedules and not any(t.tolerates(taint) for t in tolerations):
+            return taint
+    return None
