@@ -9,7 +9,7 @@ from typing import Any, Literal
 from taugen.choices import RENDER_FORMATS
 from taugen.compile.manifest import annotate, label, object_
 from taugen.emit.canonical import dump, ordered
-from taugen.models.affinity import NodeRequirement
+from taugen.models.node_filters import NodeRequirement
 from taugen.models.platform import Taint
 from taugen.models.run import Launcher, Workload
 from taugen.resolve.labels import GPU_CLASS
