@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from taugen.api.kueue.clusterqueue import ClusterQueue
 from taugen.api.kueue.cohort import Cohort
 from taugen.api.kueue.common import LabelSelector
-from taugen.api.kueue.flavor import ResourceFlavor
+from taugen.api.kueue.flavor import ResourceFlavor, Toleration
 from taugen.api.kueue.policies import Preemption
 from taugen.api.kueue.queues import LocalQueue
 from taugen.api.kueue.resources import ResourceGroup
@@ -24,6 +24,7 @@ class Flavor:
     name: str
     node_labels: dict[str, str]
     topology: str | None
+    tolerations: tuple[Toleration, ...] = ()  # spec.tolerations (taugen compiles none; a --tree may)
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,8 @@ def selects(selector: LabelSelector, labels: dict[str, str]) -> bool:
 def _flavor(flavor: ResourceFlavor) -> Flavor:
     spec = flavor.spec
     labels = dict(spec.node_labels or {}) if spec else {}
-    return Flavor(flavor.metadata.name or "", labels, spec.topology_name if spec else None)
+    tolerations = tuple(spec.tolerations or ()) if spec else ()
+    return Flavor(flavor.metadata.name or "", labels, spec.topology_name if spec else None, tolerations)
 
 
 def _groups(groups: Sequence[ResourceGroup]) -> tuple[QueueFlavor, ...]:

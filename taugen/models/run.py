@@ -9,6 +9,7 @@ from pydantic import Field, StrictInt, StrictStr, field_validator, model_validat
 
 from taugen.errors import Rule
 from taugen.models.base import API_VERSION, DNSLabel, DNSSubdomain, QuantityField, StrictModel, invalid
+from taugen.models.node_filters import NodeRequirement
 from taugen.models.profile import PriorityTier, Topology
 
 MAX_WORKERS = 100_000  # Kubernetes: an Indexed Job has at most 100000 completions
@@ -91,6 +92,11 @@ class RunPolicy(StrictModel):
     topology: Topology | None = None
     slice: Slice | None = Field(
         default=None, description="A Job's ranks in slices, each in one domain of its level (S3)"
+    )
+    node_affinity: list[NodeRequirement] | None = Field(
+        default=None,
+        min_length=1,
+        description="Required node affinity: the pods go only to nodes matching every requirement",
     )
 
 

@@ -1,4 +1,5 @@
-"""How many ranks each topology domain can hold (preflight): Ready nodes of the class only.
+"""How many ranks each topology domain can hold (preflight): Ready nodes of the class only,
+and of those only the ones the run's pods may use (their taints tolerated, node affinity met).
 
 Pods per node = the minimum over the requested resources of allocatable ÷ request; a
 multi-node torchrun rank takes a whole node (one torchrun-host-slot per GPU node), so a
@@ -9,7 +10,7 @@ principle, which is why preflight says "eligible" and nothing more.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from taugen.compile.backends.kueue import SLOT
@@ -26,8 +27,9 @@ class Domain:
     level: str | None  # None: every node of the class (unconstrained)
     path: tuple[str, ...]  # the level values, broad to narrow: Kueue names a domain by its path
     ranks: int
-    ready: int  # Ready nodes of the class in the domain
+    ready: int  # Ready nodes of the class in the domain that the run's pods may use
     not_ready: int  # nodes of the class in it that are not Ready, excluded
+    filtered: int = 0  # Ready nodes excluded by the run's node filters (taints, node affinity)
 
     @property
     def name(self) -> str:
@@ -39,22 +41,24 @@ class Domain:
 
 
 def domains(
-    nodes: Sequence[ResolvedNode], level: str | None, request: Mapping[str, Quantity], one_per_node: bool
+    nodes: Sequence[ResolvedNode],
+    level: str | None,
+    request: Mapping[str, Quantity],
+    one_per_node: bool,
+    admits: Callable[[ResolvedNode], bool] = lambda node: True,
 ) -> list[Domain]:
-    """The domains at `level` of the given nodes (one gpu-class), sorted by path."""
+    """The domains at `level` of the given nodes (one gpu-class), sorted by path; a Ready node
+    the run's pods may not use (`admits`: taints, node affinity) holds no rank."""
     members: dict[tuple[str, ...], list[ResolvedNode]] = defaultdict(list)
     for node in nodes:
         members[_path(node, level)].append(node)
-    return [
-        Domain(
-            level,
-            path,
-            sum(pods_per_node(n, request, one_per_node) for n in group if n.ready),
-            sum(n.ready for n in group),
-            sum(not n.ready for n in group),
-        )
-        for path, group in sorted(members.items())
-    ]
+    found = []
+    for path, group in sorted(members.items()):
+        usable = [n for n in group if n.ready and admits(n)]
+        ranks = sum(pods_per_node(n, request, one_per_node) for n in usable)
+        ready = sum(n.ready for n in group)
+        found.append(Domain(level, path, ranks, len(usable), len(group) - ready, ready - len(usable)))
+    return found
 
 
 def pods_per_node(node: ResolvedNode, request: Mapping[str, Quantity], one_per_node: bool) -> int:

@@ -9,6 +9,7 @@ from typing import Any, Literal
 from taugen.choices import RENDER_FORMATS
 from taugen.compile.manifest import annotate, label, object_
 from taugen.emit.canonical import dump, ordered
+from taugen.models.node_filters import NodeRequirement
 from taugen.models.platform import Taint
 from taugen.models.run import Launcher, Workload
 from taugen.quantity import Quantity
@@ -110,7 +111,19 @@ def pod_contract(context: RunContext) -> dict[str, Any]:
         pod["nodeSelector"] = {GPU_CLASS: context.policy.gpu_class}
         if tolerations := gpu_tolerations(context.state.cluster.gpuNodeTaints):
             pod["tolerations"] = tolerations
+    if wanted := context.run.policy.node_affinity:
+        pod["affinity"] = node_affinity(wanted)
     return pod
+
+
+def node_affinity(requirements: Sequence[NodeRequirement]) -> dict[str, Any]:
+    """policy.node_affinity as the pod's one required nodeSelectorTerm (every requirement holds)."""
+    expressions = [
+        {"key": r.key, "operator": r.operator, **({"values": list(r.values)} if r.values else {})}
+        for r in requirements
+    ]
+    term = {"matchExpressions": expressions}
+    return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [term]}}}
 
 
 def resources(context: RunContext, leader: bool = False) -> dict[str, Any]:

@@ -96,5 +96,6 @@ def _domain(domain: Domain | None, workers: int) -> dict[str, Any] | None:
         "ranks": domain.ranks,
         "readyNodes": domain.ready,
         "notReadyNodes": domain.not_ready,
+        **({"excludedNodes": domain.filtered} if domain.filtered else {}),  # taints, node affinity
         "headroom" if fits else "lacks": abs(domain.ranks - workers),
     }

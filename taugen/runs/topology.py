@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from taugen.compile.catalog import LEVEL_OF
 from taugen.quantity import Quantity
 from taugen.resolve.cluster import ResolvedNode
 from taugen.runs.capacity import Domain, best_fit, domains, largest, wider_levels
 from taugen.runs.context import RunContext
+from taugen.runs.node_filters import admits
 
+FILTERED = "with an untolerated taint or outside the run's node affinity"
 TOPOLOGY_OF = {level: topology for topology, level in LEVEL_OF.items()}
 
 
@@ -24,7 +27,7 @@ class TopologyFit:
 def fit_topology(context: RunContext, request: dict[str, Quantity]) -> TopologyFit:
     gpu_class, workers, level = context.policy.gpu_class, context.group, context.level
     nodes = [n for n in context.state.resolved.nodes if n.gpu_class == gpu_class]
-    found = domains(nodes, level, request, context.multi_node)
+    found = domains(nodes, level, request, context.multi_node, partial(admits, context))
     preferred = context.preferred_level
     scope = level or (f"preferred {preferred} (else wider)" if preferred else "unconstrained")
     per_node = " (multi-node torchrun: one rank per node)" if context.multi_node else ""
@@ -36,10 +39,15 @@ def fit_topology(context: RunContext, request: dict[str, Quantity]) -> TopologyF
         return TopologyFit(True, message, best)
     big = largest(found)
     if big is None or not any(d.ready for d in found):
-        excluded = sum(d.not_ready for d in found)
-        note = f" ({excluded} not Ready, excluded)" if excluded else ""
+        excluded, filtered = sum(d.not_ready for d in found), sum(d.filtered for d in found)
+        parts = [f"{excluded} not Ready"] if excluded else []
+        parts += [f"{filtered} Ready {FILTERED}"] if filtered else []
+        note = f" ({', '.join(parts)}, excluded)" if parts else ""
         cluster = context.state.cluster.name
-        return TopologyFit(False, f"{scope}: no Ready {gpu_class} node in cluster {cluster}{note}", None)
+        message = f"{scope}: no Ready {gpu_class} node the run may use in cluster {cluster}{note}"
+        if not filtered:  # the message as before
+            message = f"{scope}: no Ready {gpu_class} node in cluster {cluster}{note}"
+        return TopologyFit(False, message, None)
     lacks = workers - big.ranks
     if level is None:
         message = f"{scope}: {big.name} holds {_holds(big)}, {workers} needed{per_node}: lacks {lacks}"
@@ -58,12 +66,12 @@ def fit_topology(context: RunContext, request: dict[str, Quantity]) -> TopologyF
 
 
 def _holds(domain: Domain) -> str:
-    nodes = "node" if domain.ready == 1 else "nodes"
     ranks = "rank" if domain.ranks == 1 else "ranks"
+    nodes = "node" if domain.ready == 1 else "nodes"
     text = f"{domain.ranks} {ranks} on {domain.ready} Ready {nodes}"
-    if domain.not_ready:
-        text += f" ({domain.not_ready} not Ready, excluded)"
-    return text
+    parts = [f"{domain.not_ready} not Ready"] if domain.not_ready else []
+    parts += [f"{domain.filtered} {FILTERED}"] if domain.filtered else []
+    return f"{text} ({', '.join(parts)}, excluded)" if parts else text
 
 
 def _wider(context: RunContext, nodes: list[ResolvedNode], request: dict[str, Quantity]) -> Domain | None:
@@ -71,7 +79,8 @@ def _wider(context: RunContext, nodes: list[ResolvedNode], request: dict[str, Qu
     if context.level is None:
         return None
     for level in wider_levels(context.level):
-        fit = best_fit(domains(nodes, level, request, context.multi_node), context.group)
+        found = domains(nodes, level, request, context.multi_node, partial(admits, context))
+        fit = best_fit(found, context.group)
         if fit is not None:
             return fit
     return None

@@ -7,8 +7,9 @@ parent holds the sum of its children (`pod_wl`: minus the smallest leader penalt
 that can hold the leader). At the slice level a domain holds `pods // slice size` slices; an
 inner slice layer rounds each child down to whole inner slices. When the host is the lowest
 level, a node with an untolerated NoSchedule/NoExecute taint, then one the pod's node selector
-does not match, is excluded and counted (Kueue's feasibility order); a leaf outside a required
-replacement domain holds nothing (Kueue #9210 path).
+does not match, then one its required node affinity does not match, is excluded and counted
+(Kueue's FindFeasibleNodes order); a leaf outside a required replacement domain holds
+nothing (Kueue #9210 path).
 """
 
 from __future__ import annotations
@@ -17,7 +18,18 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from taugen.simulate.tree import PODS, DomainPath, Resources, Taint, TasTree, Toleration, count_in, wanted
+from taugen.models.node_filters import NodeRequirement, affinity_matches
+from taugen.simulate.tree import (
+    PODS,
+    DomainPath,
+    Resources,
+    Taint,
+    TasTree,
+    Toleration,
+    count_in,
+    untolerated,
+    wanted,
+)
 
 
 @dataclass
@@ -27,12 +39,14 @@ class Exclusions:
     total: int = 0
     topology_domain: int = 0
     node_selector: int = 0
+    affinity: int = 0
     taints: dict[str, int] = field(default_factory=dict)
     resources: dict[str, int] = field(default_factory=dict)
 
     def suffix(self) -> str:
         reasons = [f"topologyDomain: {self.topology_domain}"] if self.topology_domain else []
         reasons += [f"nodeSelector: {self.node_selector}"] if self.node_selector else []
+        reasons += [f"affinity: {self.affinity}"] if self.affinity else []
         reasons += [f'taint "{t}": {n}' for t, n in self.taints.items()]
         reasons += [f'resource "{r}": {n}' for r, n in self.resources.items()]
         if not reasons:
@@ -56,6 +70,7 @@ class Filters:
     tolerations: Sequence[Toleration] = ()
     selector: Sequence[tuple[str, str]] = ()
     within: DomainPath | None = None  # a replacement's required domain
+    affinity: Sequence[Sequence[NodeRequirement]] = ()  # required node affinity terms; (): none
 
 
 @dataclass(frozen=True)
@@ -150,6 +165,9 @@ def _feasible(tree: TasTree, path: DomainPath, filters: Filters, stats: Exclusio
     if filters.selector and tree.host_leaves and not _selected(tree, path, filters.selector):
         stats.node_selector += 1
         return False
+    if filters.affinity and tree.host_leaves and not _affine(tree, path, filters.affinity):
+        stats.affinity += 1
+        return False
     if filters.within is not None and path[: len(filters.within)] != filters.within:
         stats.topology_domain += 1
         return False
@@ -197,9 +215,12 @@ def _selected(tree: TasTree, path: DomainPath, selector: Sequence[tuple[str, str
     return all(all(item in node.labels for item in selector) for node in tree.nodes.get(path, ()))
 
 
+def _affine(tree: TasTree, path: DomainPath, terms: Sequence[Sequence[NodeRequirement]]) -> bool:
+    return all(affinity_matches(terms, dict(node.labels)) for node in tree.nodes.get(path, ()))
+
+
 def _untolerated(tree: TasTree, path: DomainPath, tolerations: Sequence[Toleration]) -> Taint | None:
     for node in tree.nodes.get(path, ()):
-        for taint in node.taints:
-            if taint.schedules and not any(t.tolerates(taint) for t in tolerations):
-                return taint
+        if (taint := untolerated(node.taints, tolerations)) is not None:
+            return taint
     return None

@@ -147,7 +147,8 @@ def _admit(
 
 
 def _place(cluster: Cluster, flavor: SimFlavor, run: SimRun) -> Assignment | NoFit:
-    return find_assignment(cluster.tree(flavor.name), run.pod_request(), cluster.leaf_free(flavor.name))
+    request = run.pod_request(flavor.tolerations)
+    return find_assignment(cluster.tree(flavor.name), request, cluster.leaf_free(flavor.name))
 
 
 def _fit(cluster: Cluster, flavor: SimFlavor, run: SimRun) -> list[str] | str:

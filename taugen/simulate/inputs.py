@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from taugen.api.kueue.flavor import Toleration as FlavorToleration
 from taugen.compile.backends.kueue import CPU_FLAVOR, SLOT, TOPOLOGY
 from taugen.compile.common import PRIORITY_TIERS
 from taugen.compile.slot import no_slot_reason
@@ -18,11 +19,13 @@ from taugen.resolve.domains import hostname_of
 from taugen.resolve.labels import GPU_CLASS, LEVELS
 from taugen.runs.cohort import queue_of, sim_cohorts, sim_queues
 from taugen.runs.context import RunContext
+from taugen.runs.node_filters import node_labels, node_taints, run_affinity, run_tolerations, toleration
 from taugen.runs.podsets import PodSet
 from taugen.runs.state import ClusterState
 from taugen.runs.units import as_units
 from taugen.simulate.model import RunningPod, SimFlavor, SimInput, SimNode, SimPodSet, SimRun
 from taugen.simulate.request import Mode, SliceLayer
+from taugen.simulate.tree import Toleration
 from taugen.simulate.workloads import RULE, LoadedWorkloads
 from taugen.timestamps import utc_sortable
 
@@ -83,7 +86,15 @@ def _flavor_of_class(tree: KueueTree) -> dict[str | None, str]:
 
 def _flavors(tree: KueueTree) -> tuple[SimFlavor, ...]:
     tas = {f.name for f in tree.flavors if f.topology is not None}
-    return tuple(SimFlavor(q.name, as_units(q.nominal), q.name in tas) for q in tree.queue.flavors)
+    tolerations = {f.name: tuple(_flavor_toleration(t) for t in f.tolerations) for f in tree.flavors}
+    return tuple(
+        SimFlavor(q.name, as_units(q.nominal), q.name in tas, tolerations.get(q.name, ()))
+        for q in tree.queue.flavors
+    )
+
+
+def _flavor_toleration(raw: FlavorToleration) -> Toleration:
+    return toleration(raw.key or "", raw.operator or "Equal", raw.value or "", raw.effect or None)
 
 
 def _node(
@@ -96,7 +107,8 @@ def _node(
     if flavor is not None and slots:
         allocatable.setdefault(SLOT, 1)  # R27, G4: one torchrun-host-slot per GPU node
     path = (*(labels.get(level, "") for level in LEVELS[:-1]), hostname_of(node.facts))
-    return SimNode(node.name, node.ready, flavor, path, allocatable)
+    taints, every = node_taints(node), node_labels(node, labels)
+    return SimNode(node.name, node.ready, flavor, path, allocatable, taints, every)
 
 
 def _run(
@@ -128,6 +140,8 @@ def _run(
         admitted_at=utc_sortable(plan.at) if plan and plan.at else "",
         slices=_slices(context),
         leader=None if context.leader_request is None else as_units(context.leader_request),
+        tolerations=run_tolerations(context),
+        affinity=run_affinity(context),
     )
 
 

@@ -6,9 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from taugen.models.node_filters import NodeRequirement, affinity_matches
 from taugen.runs.quota_model import Quota, SimCohort, SimQueue
 from taugen.simulate.request import Mode, PodRequest, SliceLayer
-from taugen.simulate.tree import DomainPath, Resources
+from taugen.simulate.tree import DomainPath, Resources, Taint, Toleration, untolerated
 
 Status = Literal["admitted", "pending", "evicted", "preempted"]
 NO_PREEMPTION = "no preemption is simulated: a pending run never displaces an admitted one (S2)"
@@ -21,6 +22,8 @@ class SimNode:
     flavor: str | None  # the TAS flavor whose nodeLabels it matches; None: no TAS flavor
     path: DomainPath  # every level's value, the host's last
     allocatable: Resources
+    taints: tuple[Taint, ...] = ()  # the Node's spec.taints (none when the inventory does not say)
+    labels: Mapping[str, str] = field(default_factory=dict)  # what node affinity is matched to
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,7 @@ class SimFlavor:
     name: str
     nominal: Resources  # the ClusterQueue's nominalQuota per covered resource
     tas: bool  # has a topologyName
+    tolerations: tuple[Toleration, ...] = ()  # spec.tolerations: Kueue adds them to the pod's (TAS)
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,8 @@ class SimRun:
     admitted_at: str = ""  # RFC 3339 UTC: when an admitted run reserved quota ("": its created)
     slices: tuple[SliceLayer, ...] = ()  # policy.slice (S3)
     leader: Resources | None = None  # K5: pod 0 is a leader with its own requests
+    tolerations: tuple[Toleration, ...] = ()  # the pod template's (R24: gpuNodeTaints)
+    affinity: tuple[tuple[NodeRequirement, ...], ...] = ()  # required node affinity terms, ORed
     name: str = ""  # the first pod set's name, with `more`
     more: tuple[SimPodSet, ...] = ()  # K6: the pod sets after the first (count, per_pod, ...)
 
@@ -89,14 +95,27 @@ class SimRun:
     def gpu_total(self) -> int:
         return sum(p.gpus * p.count for p in self.pod_sets())
 
-    def pod_request(self) -> PodRequest:
-        """What the placement core places: with a leader, one PodSet group (K5)."""
-        if self.leader is None or self.count == 1:
-            per_pod = self.pod(0)
-            return PodRequest(self.count, per_pod, self.mode, self.level, slices=self.slices)
+    def pod_request(self, flavor: tuple[Toleration, ...] = ()) -> PodRequest:
+        """What the placement core places: with a leader, one PodSet group (K5). Kueue's TAS
+        checks taints against the pod's tolerations and then the flavor's (`flavor`)."""
+        tolerations = (*self.tolerations, *flavor)
+        grouped = self.leader is not None and self.count > 1
         return PodRequest(
-            self.count - 1, self.per_pod, self.mode, self.level, slices=self.slices, leader=self.leader
+            self.count - 1 if grouped else self.count,
+            self.per_pod if grouped else self.pod(0),
+            self.mode,
+            self.level,
+            tolerations,
+            slices=self.slices,
+            leader=self.leader if grouped else None,
+            affinity=self.affinity,
         )
+
+    def admits(self, node: SimNode, flavor: tuple[Toleration, ...] = ()) -> bool:
+        """The node passes the run's filters: its taints are tolerated, its labels affine."""
+        if untolerated(node.taints, (*self.tolerations, *flavor)) is not None:
+            return False
+        return not self.affinity or affinity_matches(self.affinity, node.labels)
 
     def pod(self, rank: int) -> Resources:
         """The requests of pod `rank`: the leader's for pod 0 when it has its own; with `more`,

@@ -21,7 +21,13 @@ def place_pod_sets(cluster: Cluster, flavor: SimFlavor, run: SimRun) -> list[str
             if pod_set.count == 0:
                 continue
             request = PodRequest(
-                pod_set.count, pod_set.per_pod, pod_set.mode, pod_set.level, slices=pod_set.slices
+                pod_set.count,
+                pod_set.per_pod,
+                pod_set.mode,
+                pod_set.level,
+                (*run.tolerations, *flavor.tolerations),  # the pod's, then the flavor's (Kueue's TAS)
+                slices=pod_set.slices,
+                affinity=run.affinity,
             )
             found = find_assignment(cluster.tree(flavor.name), request, cluster.leaf_free(flavor.name))
             if isinstance(found, NoFit):

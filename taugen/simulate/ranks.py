@@ -3,10 +3,11 @@
 S4: pod index i goes to the assignment's hosts in path order, each taking its count in turn.
 S5: a rank to place again (an admitted run's rank with no running pod, or one lost to a
 nodeDown) goes back to its planned host when that host is Ready, has room, and still has
-room in the plan (the TopologyAssignment count minus the run's pods already there). Else
-greedy: the hosts of the run's required domain in path order, first those with room left in
-the plan (Kueue's ungater), then any free Ready one — never a full or occupied host (seed 002,
-Kueue #9210). With none, the run is evicted.
+room in the plan (the TopologyAssignment count minus the run's pods already there), and the
+node suits the pod: its taints tolerated, the pod's node affinity met (as the kube-scheduler
+filters a new pod). Else greedy: the hosts of the run's required domain in path order that
+suit the pod, first those with room left in the plan (Kueue's ungater), then any free Ready
+one — never a full or occupied host (seed 002, Kueue #9210). With none, the run is evicted.
 """
 
 from __future__ import annotations
@@ -58,14 +59,19 @@ def _choose(cluster: Cluster, run: SimRun, rank: int, plan: dict[int, str]) -> s
     index = run.pod_set_of(rank)
     room = Counter(_part(run, plan, index).values())
     room.subtract(_part(run, cluster.placed.get(run.key, {}), index).values())
+    tolerations = cluster.tolerations(run.flavor)
+
+    def usable(name: str) -> bool:  # as the kube-scheduler filters: room, taints, node affinity
+        return cluster.fits(name, run.pod(rank)) and run.admits(cluster.nodes[name], tolerations)
+
     planned = plan.get(rank)
-    if planned is not None and room[planned] > 0 and cluster.fits(planned, run.pod(rank)):
+    if planned is not None and room[planned] > 0 and usable(planned):
         return planned
     domain = required_domain(cluster, run, plan, index)
     candidates = [
         n.name
         for n in sorted(cluster.nodes.values(), key=lambda n: n.path)
-        if n.flavor == run.flavor and n.path[: len(domain)] == domain and cluster.fits(n.name, run.pod(rank))
+        if n.flavor == run.flavor and n.path[: len(domain)] == domain and usable(n.name)
     ]
     in_plan = [c for c in candidates if room[c] > 0]
     mine = set(cluster.placed.get(run.key, {}).values())

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from taugen.models.node_filters import NodeRequirement
 from taugen.simulate.counts import Slicing
 from taugen.simulate.tree import Resources, TasTree, Toleration
 
@@ -33,6 +34,7 @@ class PodRequest:
     selector: tuple[tuple[str, str], ...] = ()  # the pod's node selector (host leaves only)
     slices: tuple[SliceLayer, ...] = ()  # outermost first; () : every pod is its own slice
     leader: Resources | None = None  # a PodSet group's leader (one pod) and its requests
+    affinity: tuple[tuple[NodeRequirement, ...], ...] = ()  # required node affinity terms, ORed
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from taugen.runs.quota import QuotaTree
 from taugen.simulate.admission import usage_of
 from taugen.simulate.model import SimInput, SimNode, SimRun
 from taugen.simulate.preemption import Holder
-from taugen.simulate.tree import PODS, DomainPath, Resources, TasNode, TasTree, build_tree
+from taugen.simulate.tree import PODS, DomainPath, Resources, TasNode, TasTree, Toleration, build_tree
 
 
 @dataclass
@@ -54,7 +54,7 @@ class Cluster:
     def tree(self, flavor: str) -> TasTree:
         if flavor not in self.trees:
             members = [
-                TasNode(n.name, n.path)
+                TasNode(n.name, n.path, n.taints, frozenset(n.labels.items()))
                 for n in self.nodes.values()
                 if n.flavor == flavor and n.name not in self.down
             ]
@@ -68,6 +68,10 @@ class Cluster:
                 n.path: self.free[n.name] for n in self.nodes.values() if n.flavor == flavor
             }
         return self.leaves[flavor]
+
+    def tolerations(self, flavor: str | None) -> tuple[Toleration, ...]:
+        """The flavor's spec.tolerations (Kueue adds them to a pod's in TAS)."""
+        return next((f.tolerations for f in self.source.flavors if f.name == flavor), ())
 
     def take(self, node: str, amount: Resources, sign: int = 1) -> None:
         """A pod's requests, and one `pods` where the node counts pods (Kueue does)."""

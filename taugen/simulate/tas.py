@@ -45,7 +45,7 @@ def find_assignment(
     plan = plan_of(tree, request)
     if isinstance(plan, NoFit):
         return plan
-    filters = Filters(request.tolerations, request.selector, within)
+    filters = Filters(request.tolerations, request.selector, within, request.affinity)
     counts, stats = fill_counts(tree, request.per_pod, free, filters, request.leader, plan.slicing)
     search = _Search(tree, counts, stats, plan, Order(counts, request.mode == "unconstrained"))
     fit = search.level(plan.index)

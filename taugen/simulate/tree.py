@@ -11,36 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+# The core's taints and tolerations are the models' (preflight matches them too): re-exported.
+from taugen.models.node_filters import Taint as Taint
+from taugen.models.node_filters import Toleration as Toleration
+from taugen.models.node_filters import untolerated as untolerated
+
 HOSTNAME = "kubernetes.io/hostname"
 PODS = "pods"  # Kueue adds one `pods` to every pod's request
 
 DomainPath = tuple[str, ...]
 Resources = Mapping[str, int]
-
-
-@dataclass(frozen=True)
-class Toleration:
-    key: str
-    value: str | None = None  # None: operator Exists
-    effect: str | None = None  # None: every effect
-
-    def tolerates(self, taint: Taint) -> bool:
-        same_effect = self.effect is None or self.effect == taint.effect
-        return self.key == taint.key and same_effect and self.value in (None, taint.value)
-
-
-@dataclass(frozen=True)
-class Taint:
-    key: str
-    value: str
-    effect: str
-
-    def __str__(self) -> str:  # corev1.Taint.ToString
-        return f"{self.key}={self.value}:{self.effect}" if self.value else f"{self.key}:{self.effect}"
-
-    @property
-    def schedules(self) -> bool:
-        return self.effect in ("NoSchedule", "NoExecute")  # PreferNoSchedule never excludes
 
 
 @dataclass(frozen=True)
@@ -51,7 +31,7 @@ class TasNode:
     name: str
     path: DomainPath
     taints: tuple[Taint, ...] = ()
-    labels: frozenset[tuple[str, str]] = frozenset()  # what a pod's node selector is matched to
+    labels: frozenset[tuple[str, str]] = frozenset()  # what a node selector or affinity is matched to
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from typing import Any
 
 import yaml
 
+from taugen.models.node_filters import NodeRequirement
 from taugen.quantity import Quantity
 from taugen.runs.units import units
 from taugen.simulate.replace import find_replacement
@@ -103,7 +104,18 @@ def _request(podset: Mapping[str, Any], levels: list[str], leader: Mapping[str, 
     selector = tuple(sorted((podset.get("nodeSelector") or {}).items()))
     lead = None if leader is None else _resources(leader["perPod"])
     per_pod = _resources(podset["perPod"])
-    return PodRequest(podset["count"], per_pod, mode, level, tolerations, selector, layers, lead)
+    affinity = _required_affinity(podset)
+    return PodRequest(podset["count"], per_pod, mode, level, tolerations, selector, layers, lead, affinity)
+
+
+def _required_affinity(podset: Mapping[str, Any]) -> tuple[tuple[NodeRequirement, ...], ...]:
+    """MakeNodeSelectorTerms().Term(key, operator, values...): one requirement per term."""
+    required = (podset.get("nodeAffinity") or {}).get("RequiredDuringSchedulingIgnoredDuringExecution")
+    terms = (required or {}).get("NodeSelectorTerms", {}).get("terms", [])
+    return tuple(
+        (NodeRequirement.model_validate({"key": key, "operator": op, "values": values}),)
+        for key, op, *values in terms
+    )
 
 
 def _groups(podsets: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:

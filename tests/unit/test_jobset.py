@@ -254,3 +254,21 @@ def test_a_jobs_inner_slice_layers_render_and_are_checked_where_they_are(project
             "use a size that divides 4: 1, 2, 4",
         )
     ]
+
+
+def test_every_replicated_job_carries_the_runs_node_affinity(project: Path) -> None:
+    """policy.node_affinity with K6: each pod set's template has the one required term, so
+    Kueue's TAS and the kube-scheduler filter every pod set's nodes alike."""
+    body = """policy:
+  node_affinity: [{key: example.com/firmware, operator: Gt, values: ["41"]}]
+jobs:
+  - {name: launcher, workers: 1, resources: {cpu: "2"}}
+  - {name: workers, workers: 2}
+"""
+    (obj,) = objects_of(render(resolve_run(_run(project, body), project)))
+    term = {"matchExpressions": [{"key": "example.com/firmware", "operator": "Gt", "values": ["41"]}]}
+    wanted = {
+        "nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [term]}}
+    }
+    found = [j["template"]["spec"]["template"]["spec"].get("affinity") for j in obj["spec"]["replicatedJobs"]]
+    assert found == [wanted, wanted]

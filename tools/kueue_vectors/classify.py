@@ -16,7 +16,7 @@ def tags(v):
         if "unconstrained" in tp: t.add("unconstrained")
         if "implied" in tp: t.add("implied")
         if p.get("previousAssignment"): t.add("previous")
-        if p.get("nodeAffinity"): t.add("affinity")
+        if (p.get("nodeAffinity") or {}).get("PreferredDuringSchedulingIgnoredDuringExecution"): t.add("affinity")
         if p.get("nodeSelector"): t.add("nodeSelector")
         if p.get("tolerations"): t.add("tolerations")
     if v.get("workload") or v.get("replacement"): t.add("replacement")

@@ -69,12 +69,12 @@ def scope(c):
         return "an admitted workload of several PodSets: a WorkloadSet's admitted plan is a Job's (K6)"
     podsets = [p for w in wls for p in call(w, "PodSets")[0]]
     used = {n for p in podsets for n in calls(p)} | {n for f in c["resourceFlavors"] for n in calls(f)}
-    if "RequiredDuringSchedulingIgnoredDuringExecution" in used:
-        return "node affinity: a taugen run carries a nodeSelector, never an affinity"
+    if "PreferredDuringSchedulingIgnoredDuringExecution" in used:
+        return "preferred node affinity: a taugen run carries only a required one"
     if "SetMinimumCount" in used:
         return "partial admission (minimum count): not in taugen"
-    if used & {"Toleration", "Taint"}:
-        return "taints and tolerations of a flavor: simulate's nodes carry no taints"
+    if any("NodeTaint" in calls(f) or "Taint" in calls(f) for f in c["resourceFlavors"]):
+        return "a ResourceFlavor's nodeTaints (the flavor assigner's check): not simulated"
     known = levels(c["topologies"][0])
     asked = [a[0] for p in podsets for n, a in p["calls"] if n in ("RequiredTopologyRequest", "PreferredTopologyRequest")]
     if any(level not in known for level in asked):
@@ -94,8 +94,18 @@ def levels(t):
     return list(found[0]) if found else [HOST]  # MakeDefaultOneLevelTopology: the host
 
 
+def requirement(e):
+    if set(e) - {"Key", "Operator", "Values"}:
+        raise Unsupported(f"matchExpressions {sorted(e)}")
+    return {"key": e["Key"], "operator": e["Operator"], "values": list(e.get("Values") or [])}
+
+
+def toleration(t):
+    return {k[0].lower() + k[1:]: v for k, v in t.items()}
+
+
 def request(p):
-    topology, out = {}, {}
+    topology, out, extra = {}, {}, {}
     for name, args in p["calls"]:
         if name == "Request":
             out[args[0]] = Q(args[1])
@@ -111,9 +121,15 @@ def request(p):
             topology["sliceSize"] = args[0]
         elif name == "SliceRequiredTopologyConstraints":  # outermost first, as tovectors.py
             topology["sliceLayers"] = [{"level": c["Topology"], "size": c["Size"]} for c in args]
+        elif name == "RequiredDuringSchedulingIgnoredDuringExecution":  # nodeSelectorTerms, ORed
+            terms = [[requirement(e) for e in t["MatchExpressions"]] for t in args[0]]
+            extra = {"nodeAffinity": {"required": terms}}
+        elif name == "Toleration":
+            extra.setdefault("tolerations", []).append(toleration(args[0]))
         else:
             raise Unsupported(f"podset.{name}")
-    return {"name": p["args"][0], "count": p["args"][1], "requests": out, "topology": topology or {"implied": True}}
+    found = {"name": p["args"][0], "count": p["args"][1], "requests": out, "topology": topology or {"implied": True}}
+    return {**found, **extra}
 
 
 def assignment(psa):
@@ -173,6 +189,8 @@ def convert(name, c):
     (t,), (f,), (cq,) = c["topologies"], c["resourceFlavors"], c["clusterQueues"]
     v["topology"] = {"name": t["args"][0], "levels": levels(t)}
     v["flavor"] = {"name": f["args"][0], "nodeLabels": dict(a for a in call(f, "NodeLabel"))}
+    if call(f, "Toleration"):  # spec.tolerations: Kueue's TAS adds them to the pod's
+        v["flavor"]["tolerations"] = [toleration(t) for (t,) in call(f, "Toleration")]
     quotas = [fq for (fq,) in call(cq, "ResourceGroup")]
     v["clusterQueue"] = {"name": cq["args"][0], "quota": {fq["args"][0]: dict(call(fq, "Resource")) for fq in quotas}}
     v["nodes"] = [node(n) for n in c["nodes"]]

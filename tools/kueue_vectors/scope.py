@@ -4,7 +4,7 @@ from classify import tags
 REASONS = [  # first match wins: the order is the order of the docs' table
     ("balanced", "TASBalancedPlacement: an Alpha gate, off by default in v0.19.2"),
     ("affinity-preferred", "TASRespectNodeAffinityPreferred: an Alpha gate, off by default in v0.19.2"),
-    ("affinity", "node affinity: a taugen run carries a nodeSelector, never an affinity"),
+    ("affinity", "preferred node affinity: a taugen run carries only a required one"),
     ("previous", "ElasticJobsViaWorkloadSlicesWithTAS (elastic workloads, previous assignment): an Alpha gate, off by default in v0.19.2"),
     ("prior-usage", "usage of an overlapping flavor on the same nodes: taugen gives a node one flavor"),
     ("skip-reassignment-off", "SkipReassignmentForPodOwnedWorkloads off: the gate is on by default in v0.19.2 (Beta)"),

@@ -8,6 +8,7 @@ from typing import Any
 
 from taugen.simulate.engine import simulate
 from taugen.simulate.model import FlavorTotal, RunResult, SimPodSet, SimRun
+from taugen.simulate.tree import Taint, Toleration
 from tests.unit.simulate.engine_helpers import FLAVOR, GPU, cluster, flavor, node, run
 
 KEY = "team-a/"
@@ -85,3 +86,23 @@ def test_node_down_evicts_the_whole_run_naming_the_pod_set() -> None:
     (found,) = simulate(cluster(nodes, [_head_and_workers()], down=("x2",))).runs
     reason = "rank 1 of pod set workers (lost on x2) found no free Ready host in s1/r1: evicted and requeued"
     assert found == RunResult(KEY + "js", "evicted", FLAVOR, reason)
+
+
+def test_every_pod_set_keeps_off_a_node_whose_taint_the_run_does_not_tolerate() -> None:
+    """Kueue's TAS filters each pod set's nodes by the pod's tolerations and the flavor's: a
+    maintenance taint on x2 leaves the workers pending although r1 has the room without it;
+    the flavor tolerating it admits them there."""
+    tainted = replace(node("x2"), taints=(Taint("maintenance", "true", "NoSchedule"),))
+    nodes = [node("x1"), tainted, node("x3"), node("y1", "r2")]
+    head = {"count": 1, "level": "kubernetes.io/hostname"}
+    (found,) = simulate(cluster(nodes, [_jobset("head", more=(_workers(),), **head)])).runs
+    assert (found.status, found.reason) == (
+        "pending",
+        "topology: pod set workers: no rack domain holds 2 pods: "
+        'topology "taugrid-gpu-topology" allows to fit only 1 out of 2 pod(s). '
+        'Total nodes: 4; excluded: resource "nvidia.com/gpu": 1, taint "maintenance=true:NoSchedule": 1',
+    )
+    tolerant = replace(flavor(), tolerations=(Toleration("maintenance", None, None),))
+    jobset = _jobset("head", more=(_workers(),), **head)
+    (found,) = simulate(cluster(nodes, [jobset], flavors=(tolerant,))).runs
+    assert found == RunResult(KEY + "js", "admitted", FLAVOR, ranks=("x1", "x2", "x3"))

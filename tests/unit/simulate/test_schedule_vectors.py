@@ -30,6 +30,6 @@ def test_schedule_case(case: dict[str, Any]) -> None:
 
 def test_coverage_is_what_docs_say() -> None:
     """The figures of docs/simulate.md ("Kueue's own test cases")."""
-    assert (len(CASES), len(EXPRESSIBLE)) == (67, 19)
+    assert (len(CASES), len(EXPRESSIBLE)) == (67, 22)
     assert len({c["name"] for c in CASES}) == len(CASES)
     assert all(c.get("outOfScope", "x").strip() for c in CASES)
