@@ -272,3 +272,13 @@ jobs:
     }
     found = [j["template"]["spec"]["template"]["spec"].get("affinity") for j in obj["spec"]["replicatedJobs"]]
     assert found == [wanted, wanted]
+    assert _errors(obj) == []  # the CRD keeps the pod's affinity strict (trim_jobset.py)
+    broken = obj["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["affinity"]
+    del broken["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"][0][
+        "matchExpressions"
+    ][0]["operator"]
+    assert _errors(obj) == [
+        "spec.replicatedJobs.0.template.spec.template.spec.affinity.nodeAffinity."
+        "requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.0.matchExpressions.0: "
+        "'operator' is a required property"
+    ]

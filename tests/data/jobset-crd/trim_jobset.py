@@ -1,10 +1,10 @@
-"""Trim the upstream JobSet CRD to what tests/unit/test_jobset_crd.py needs (run by hand on an
+"""Trim the upstream JobSet CRD to what tests/unit/test_jobset.py needs (run by hand on an
 upgrade):
 
     python tests/data/jobset-crd/trim_jobset.py UPSTREAM_CRD.yaml > tests/data/jobset-crd/jobset.json
 
 Descriptions and `status` are dropped (a rendered object has no status). In every pod spec, the
-fields taugen never writes (volumes, init and ephemeral containers, affinity) become objects of
+fields taugen never writes (volumes, init and ephemeral containers) become objects of
 any fields: they are most of the schema's bytes. Everything taugen renders stays strict.
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 ANY = {"x-kubernetes-preserve-unknown-fields": True}
-UNWRITTEN = ("volumes", "initContainers", "ephemeralContainers", "affinity")
+UNWRITTEN = ("volumes", "initContainers", "ephemeralContainers")
 
 
 def _strip(node: Any) -> Any:
