@@ -141,10 +141,14 @@ def requests_of(request: dict[str, Quantity]) -> dict[str, Any]:
 def template(context: RunContext, pod: dict[str, Any]) -> dict[str, Any]:
     contract = contract_of(context)
     grouped = context.run.workload == Workload.LEADERWORKERSET
+    return _pod_template(contract.pod_labels(context), contract.pod_annotations(context, grouped), pod)
+
+
+def _pod_template(labels: dict[str, str], annotations: dict[str, str], pod: dict[str, Any]) -> dict[str, Any]:
     metadata: dict[str, Any] = {}
-    if labels := contract.pod_labels(context):
+    if labels:
         metadata["labels"] = labels
-    if annotations := contract.pod_annotations(context, grouped):
+    if annotations:
         metadata["annotations"] = annotations
     return {"metadata": metadata, "spec": pod} if metadata else {"spec": pod}
 
@@ -158,12 +162,7 @@ def _pod_set_template(context: RunContext, pod_set: PodSet, whole: bool) -> dict
         pod["restartPolicy"] = "Never"
         container |= {"image": pod_set.image, "command": list(pod_set.command)}
     pod["containers"] = [container | {"resources": requests_of(pod_set.request)}]
-    metadata: dict[str, Any] = {}
-    if labels := contract.pod_labels(context):
-        metadata["labels"] = labels
-    if annotations := contract.pod_set_annotations(context, pod_set):
-        metadata["annotations"] = annotations
-    return {"metadata": metadata, "spec": pod} if metadata else {"spec": pod}
+    return _pod_template(contract.pod_labels(context), contract.pod_set_annotations(context, pod_set), pod)
 
 
 def _full_pod(context: RunContext, leader: bool = False) -> dict[str, Any]:
