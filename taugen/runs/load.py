@@ -62,7 +62,7 @@ def _resource_problems(doc: Document, resources: Mapping[str, Quantity], at: Loc
 def _resource_problem(name: str, quantity: Quantity) -> tuple[Rule, str, str, bool] | None:
     """What is wrong with one request: rule, message, hint and whether the name is at fault.
     Its position is looked up only then: a lookup scans the file's events, and a WorkloadSet
-    holds thousands of requests (1,000 runs on the 10k benchmark fleet: some 24 s of lookups, for no problem)."""
+    holds thousands of requests (1,000 runs of the simulate benchmark: 24 s of lookups)."""
     if why := label_key_error(name):
         return RULE, f"resource {name!r}: {why}", "use a resource name such as nvidia.com/gpu", True
     if name == SLOT:
