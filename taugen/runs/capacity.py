@@ -46,23 +46,65 @@ def domains(
     request: Mapping[str, Quantity],
     one_per_node: bool,
     admits: Callable[[ResolvedNode], bool] = lambda node: True,
+    leader: Mapping[str, Quantity] | None = None,
 ) -> list[Domain]:
     """The domains at `level` of the given nodes (one gpu-class), sorted by path; a Ready node
-    the run's pods may not use (`admits`: taints, node affinity) holds no rank."""
+    the run's pods may not use (`admits`: taints, node affinity) holds no rank. `leader`: a
+    LeaderWorkerSet group's leader with its own requests (K5): a domain holds it and workers."""
     members: dict[tuple[str, ...], list[ResolvedNode]] = defaultdict(list)
     for node in nodes:
         members[_path(node, level)].append(node)
     found = []
     for path, group in sorted(members.items()):
         usable = [n for n in group if n.ready and admits(n)]
-        ranks = sum(pods_per_node(n, request, one_per_node) for n in usable)
+        if leader is None:
+            ranks = sum(pods_per_node(n, request, one_per_node) for n in usable)
+        else:
+            ranks = _with_leader(usable, request, leader, one_per_node)
         ready = sum(n.ready for n in group)
         found.append(Domain(level, path, ranks, len(usable), len(group) - ready, ready - len(usable)))
     return found
 
 
 def pods_per_node(node: ResolvedNode, request: Mapping[str, Quantity], one_per_node: bool) -> int:
-    allocatable = node.facts.allocatable
+    return _pods_fitting(node.facts.allocatable, request, one_per_node)
+
+
+def _with_leader(
+    nodes: Sequence[ResolvedNode],
+    request: Mapping[str, Quantity],
+    leader: Mapping[str, Quantity],
+    one_per_node: bool,
+) -> int:
+    """Pods of one group the nodes hold: the leader on the node that keeps the most room for
+    workers, the workers on what is left; 0 when the leader fits on none of them."""
+    per_node = [pods_per_node(n, request, one_per_node) for n in nodes]
+    best: int | None = None
+    for node, own in zip(nodes, per_node, strict=True):
+        left = _after(node.facts.allocatable, leader)
+        if left is not None:
+            workers = sum(per_node) - own + _pods_fitting(left, request, one_per_node)
+            best = workers if best is None else max(best, workers)
+    return 0 if best is None else best + 1
+
+
+def _after(allocatable: Mapping[str, Quantity], pod: Mapping[str, Quantity]) -> dict[str, Quantity] | None:
+    """What a node has left once `pod` is on it; None when it does not fit."""
+    wanted = {r: q for r, q in pod.items() if q.value > 0 and r != SLOT}
+    if PODS in allocatable:
+        wanted.setdefault(PODS, Quantity.parse(1))
+    left = dict(allocatable)
+    for resource, quantity in wanted.items():
+        have = allocatable.get(resource)
+        if have is None or have.value < quantity.value:
+            return None
+        left[resource] = Quantity(have.value - quantity.value, have.format)
+    return left
+
+
+def _pods_fitting(
+    allocatable: Mapping[str, Quantity], request: Mapping[str, Quantity], one_per_node: bool
+) -> int:
     wanted = {r: q for r, q in request.items() if q.value > 0 and r != SLOT}
     if PODS in allocatable and PODS not in wanted:
         wanted[PODS] = Quantity.parse(1)

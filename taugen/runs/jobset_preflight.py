@@ -1,6 +1,7 @@
 """The topology check of preflight for a JobSet run (K6): the pod sets in order, each on the
 capacity the earlier ones leave (as Kueue places one workload's pod sets), in principle only:
-Ready nodes of the class, nothing else running (capacity.py)."""
+Ready nodes of the class that the run's pods may use (taints tolerated, node affinity met),
+nothing else running (capacity.py)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,18 @@ from taugen.resolve.cluster import ResolvedNode
 from taugen.runs.capacity import PODS, domains, pods_per_node
 from taugen.runs.checks import Check
 from taugen.runs.context import RunContext
+from taugen.runs.node_filters import admits
 from taugen.runs.podsets import PodSet
 
 Free = dict[str, dict[str, Quantity]]  # node -> what is left of its allocatable
 
 
 def fit_pod_sets(context: RunContext) -> Check:
-    nodes = [n for n in context.state.resolved.nodes if n.gpu_class == context.policy.gpu_class and n.ready]
+    nodes = [
+        n
+        for n in context.state.resolved.nodes
+        if n.gpu_class == context.policy.gpu_class and n.ready and admits(context, n)
+    ]
     free: Free = {n.name: dict(n.facts.allocatable) for n in nodes}
     parts: list[str] = []
     for pod_set in context.pod_sets:

@@ -27,7 +27,9 @@ class TopologyFit:
 def fit_topology(context: RunContext, request: dict[str, Quantity]) -> TopologyFit:
     gpu_class, workers, level = context.policy.gpu_class, context.group, context.level
     nodes = [n for n in context.state.resolved.nodes if n.gpu_class == gpu_class]
-    found = domains(nodes, level, request, context.multi_node, partial(admits, context))
+    found = domains(
+        nodes, level, request, context.multi_node, partial(admits, context), context.leader_request
+    )
     preferred = context.preferred_level
     scope = level or (f"preferred {preferred} (else wider)" if preferred else "unconstrained")
     per_node = " (multi-node torchrun: one rank per node)" if context.multi_node else ""
@@ -79,7 +81,9 @@ def _wider(context: RunContext, nodes: list[ResolvedNode], request: dict[str, Qu
     if context.level is None:
         return None
     for level in wider_levels(context.level):
-        found = domains(nodes, level, request, context.multi_node, partial(admits, context))
+        found = domains(
+            nodes, level, request, context.multi_node, partial(admits, context), context.leader_request
+        )
         fit = best_fit(found, context.group)
         if fit is not None:
             return fit

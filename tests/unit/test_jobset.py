@@ -216,6 +216,16 @@ def test_preflight_sums_quota_and_fits_pod_sets_in_order(project: Path) -> None:
     ]
 
 
+def test_preflight_keeps_the_pod_sets_to_the_nodes_the_run_may_use(project: Path) -> None:
+    """policy.node_affinity with K6: ib-b is the best fit for a's two pods, but the run keeps
+    away from it, so a goes to ib-a, as Kueue's TAS filters every pod set's nodes."""
+    body = (
+        "policy:\n  node_affinity: [{key: tau.azure.com/network-domain, operator: NotIn, values: [ib-b]}]\n"
+        "jobs:\n  - {name: a, workers: 2}\n"
+    )
+    assert _preflight(project, body)[3:] == [("topology", True, "pod set a: eastus/ib-a holds 2")]
+
+
 def test_preflight_fails_the_pod_set_the_earlier_ones_crowd_out(project: Path) -> None:
     """a takes three hosts of ib-a; b's three fit in no network domain beside it (ib-b has two)."""
     body = "jobs:\n  - {name: a, workers: 3}\n  - {name: b, workers: 3}\n"

@@ -196,6 +196,27 @@ def test_preflight_asks_quota_for_the_leaders_own_requests(project: Path) -> Non
     )
 
 
+def test_preflight_places_a_leader_of_its_own_requests_beside_the_workers(project: Path) -> None:
+    """K5: a CPU-only leader and three 4-GPU workers fit nvl72-a's three hosts, the leader on
+    one of the workers' nodes, as Kueue places the group (before, preflight counted four
+    worker-sized pods and said no island holds them); a leader too big for any host fits none."""
+    doc = run_doc("gb200-island", workload="leaderworkerset", replicas=1, size=4, resources=GPU4)
+    del doc["workers"]
+    doc["leader"] = {"resources": {"cpu": "2"}}
+    topology = next(c for c in preflight(context_of(project, doc)).checks if c.id == "topology")
+    assert (topology.ok, topology.message) == (
+        True,
+        "tau.azure.com/accelerator-domain: best domain nvl72-a holds 4 ranks on 3 Ready nodes; headroom 0",
+    )
+    doc["leader"] = {"resources": {"cpu": "100000"}}
+    topology = next(c for c in preflight(context_of(project, doc)).checks if c.id == "topology")
+    assert (topology.ok, topology.message) == (
+        False,
+        "no single tau.azure.com/accelerator-domain holds 4 ranks; the largest, nvl72-a, holds "
+        "0 ranks on 3 Ready nodes: lacks 4",
+    )
+
+
 NETWORK = "tau.azure.com/network-domain"
 NETWORK_TOPOLOGY = "same-network-domain"
 TWO_LAYERS = {"level": "accelerator-domain", "size": 4, "layers": [{"level": "host", "size": 2}]}
