@@ -97,7 +97,7 @@ def as_text(sim: Simulation) -> str:
 
 def _pod_set_lines(run: SimRun, result: RunResult) -> list[str]:
     return [
-        f"            pod set {name} ({count} pods)  "
+        f"            pod set {name} ({count} {'pod' if count == 1 else 'pods'})  "
         + (", ".join(f"{h} x{n}" for h, n in hosts) or "no hosts")
         for name, count, hosts in pod_set_hosts(run, result)
     ]

@@ -159,3 +159,39 @@ def test_leaderworkerset_replicas_each_take_one_domain(run: Run, project: Path, 
     assert [r["ranks"] for r in runs[:1]] == [
         [{"rank": 0, "host": "gb200-b0"}, {"rank": 1, "host": "gb200-b1"}]
     ]
+
+
+def test_a_jobset_run_prints_each_pod_set(run: Run, project: Path, tmp_path: Path) -> None:
+    """K6, S6: the text report gives each pod set its line under the run, and -o json its
+    podSets[]: a one-pod launcher on an island host, two workers in the island BestFit picks."""
+    jobset = {
+        "metadata": {"name": "js", "namespace": "team-b"},
+        "createdAt": "2026-11-29T10:00:00Z",
+        "profile": "gb200-island",
+        "workload": "jobset",
+        "resources": {"nvidia.com/gpu": 4},
+        "image": "ghcr.io/example/train:1.0",
+        "command": ["python", "train.py"],
+        "jobs": [
+            {"name": "launcher", "workers": 1, "resources": {"cpu": "2"}},
+            {"name": "workers", "workers": 2},
+        ],
+    }
+    path = write_yaml(tmp_path / "jobset.yaml", {"kind": "WorkloadSet", "runs": [jobset]})
+    result = run("simulate", path, "-c", project)
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stdout.splitlines() if "pod set" in line]
+    assert lines == [
+        "            pod set launcher (1 pod)  gb200-b0 x1",
+        "            pod set workers (2 pods)  gb200-b0 x1, gb200-b1 x1",
+    ]
+    result = run("simulate", path, "-c", project, "-o", "json")
+    (found,) = json.loads(result.stdout)["runs"]
+    assert found["podSets"] == [
+        {"name": "launcher", "pods": 1, "hosts": [{"host": "gb200-b0", "count": 1}]},
+        {
+            "name": "workers",
+            "pods": 2,
+            "hosts": [{"host": "gb200-b0", "count": 1}, {"host": "gb200-b1", "count": 1}],
+        },
+    ]
