@@ -38,7 +38,11 @@ class WorkloadRun(Run):
     def _ranks_exist(self) -> Self:
         if self.admitted is None:
             return self
-        pods = self.workers if self.workload == "job" else self.replicas * self.size
+        pods = {
+            "job": self.workers,
+            "leaderworkerset": self.replicas * self.size,
+            "jobset": sum(job.workers for job in self.job_list()),  # K6: indexed across the pod sets
+        }[self.workload]
         wrong = sorted(k for k in self.admitted.ranks if not k.isdigit() or int(k) >= pods)
         if wrong:
             raise invalid(

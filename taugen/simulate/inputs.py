@@ -165,7 +165,8 @@ def _replicas(run: SimRun, context: RunContext) -> tuple[SimRun, ...]:
 
 
 def _jobset(run: SimRun, context: RunContext) -> SimRun:
-    """K6: Kueue admits a JobSet as one workload of one pod set per replicatedJob, in order."""
+    """K6: Kueue admits a JobSet as one workload of one pod set per replicatedJob, in order; an
+    admitted plan's pod indexes run across the pod sets in that order (as `ranks` prints them)."""
     first, *more = (_pod_set(p) for p in context.pod_sets)
     return replace(
         run,
@@ -175,7 +176,6 @@ def _jobset(run: SimRun, context: RunContext) -> SimRun:
         level=first.level,
         slices=first.slices,
         gpus=first.gpus,
-        plan=None,
         name=first.name,
         more=tuple(more),
     )
@@ -203,8 +203,6 @@ def _blocked(context: RunContext, slots: bool) -> str | None:
         return no_slot_reason()
     if context.run.workload == Workload.LEADERWORKERSET and getattr(context.run, "admitted", None):
         return "an already admitted LeaderWorkerSet is not simulated (K5): `admitted` is a Job's rank plan"
-    if context.jobset and getattr(context.run, "admitted", None):
-        return "an already admitted JobSet is not simulated (K6): `admitted` is a Job's rank plan"
     return None
 
 

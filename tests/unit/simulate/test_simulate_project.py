@@ -195,3 +195,85 @@ def test_a_jobset_run_prints_each_pod_set(run: Run, project: Path, tmp_path: Pat
             "hosts": [{"host": "gb200-b0", "count": 1}, {"host": "gb200-b1", "count": 1}],
         },
     ]
+
+
+def test_an_admitted_jobset_keeps_its_plan_and_replaces_a_lost_pod_in_its_pod_set(
+    run: Run, project: Path, tmp_path: Path
+) -> None:
+    """S1, S5 with K6: an admitted JobSet's plan is indexed across its pod sets in order (pod 0
+    the launcher, 1-2 the workers); with no running pod each is placed again (S5), on its
+    planned host. When gb200-a1 goes down,
+    worker pod 2 moves within the workers' island nvl72-a (to a2); on nvl72-b, whose other host
+    has no 4 GPUs free, the JobSet is evicted, its reason naming the pod set."""
+
+    def simulated(hosts: list[str], down: str) -> list[dict[str, object]]:
+        jobset = {
+            "metadata": {"name": "js", "namespace": "team-b"},
+            "createdAt": "2026-11-29T10:00:00Z",
+            "profile": "gb200-island",
+            "workload": "jobset",
+            "resources": {"nvidia.com/gpu": 4},
+            "jobs": [
+                {"name": "launcher", "workers": 1, "resources": {"cpu": "2"}},
+                {"name": "workers", "workers": 2},
+            ],
+            "admitted": {"ranks": {str(i): host for i, host in enumerate(hosts)}},
+        }
+        found = []
+        for events in ([], [{"nodeDown": down}]):
+            doc = {"kind": "WorkloadSet", "runs": [jobset], "events": events}
+            result = run("simulate", write_yaml(tmp_path / "admitted.yaml", doc), "-c", project, "-o", "json")
+            assert result.exit_code == 0, result.output
+            (one,) = json.loads(result.stdout)["runs"]
+            found.append({k: one[k] for k in ("status", "reason", "ranks", "replaced")})
+        return found
+
+    def ranks(*hosts: str) -> list[dict[str, object]]:
+        return [{"rank": i, "host": h} for i, h in enumerate(hosts)]
+
+    assert simulated(["gb200-a0", "gb200-a0", "gb200-a1"], "gb200-a1") == [
+        {
+            "status": "admitted",
+            "reason": None,
+            "ranks": ranks("gb200-a0", "gb200-a0", "gb200-a1"),
+            "replaced": [0, 1, 2],
+        },
+        {
+            "status": "admitted",
+            "reason": None,
+            "ranks": ranks("gb200-a0", "gb200-a0", "gb200-a2"),
+            "replaced": [0, 1, 2],
+        },
+    ]
+    evicted = (
+        "rank 2 of pod set workers (lost on gb200-b1) found no free Ready host in eastus/ib-g/nvl72-b: "
+        "evicted and requeued"
+    )
+    assert simulated(["gb200-b0", "gb200-b0", "gb200-b1"], "gb200-b1")[1] == {
+        "status": "evicted",
+        "reason": evicted,
+        "ranks": [],
+        "replaced": [0, 1, 2],
+    }
+
+
+def test_an_admitted_jobsets_pod_indexes_run_across_its_pod_sets(
+    run: Run, project: Path, tmp_path: Path
+) -> None:
+    """S1 with K6: three pods in all (1 + 2), so pod index 3 names no pod of the JobSet."""
+    jobset = {
+        "metadata": {"name": "js", "namespace": "team-b"},
+        "createdAt": "2026-11-29T10:00:00Z",
+        "profile": "gb200-island",
+        "workload": "jobset",
+        "resources": {"nvidia.com/gpu": 4},
+        "jobs": [{"name": "launcher", "resources": {"cpu": "2"}}, {"name": "workers", "workers": 2}],
+        "admitted": {"ranks": {"0": "gb200-a0", "3": "gb200-a1"}},
+    }
+    bad = write_yaml(tmp_path / "bad.yaml", {"kind": "WorkloadSet", "runs": [jobset]})
+    result = run("simulate", bad, "-c", project)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"{bad}:3:3: error: runs.0: admitted.ranks names 3, but the run has pods 0..2 [S1]\n"
+        "  hint: key each rank by its pod index\n"
+    )
