@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from taugen.api.kueue.flavor import Toleration as FlavorToleration
@@ -14,6 +14,7 @@ from taugen.context.node_labels import NodeLabels
 from taugen.errors import InputError, Problem
 from taugen.load.inventory import GPU
 from taugen.models.run import Workload
+from taugen.models.workloads import RunningPod as RunningPodDoc
 from taugen.resolve.cluster import ResolvedNode
 from taugen.resolve.domains import hostname_of
 from taugen.resolve.labels import GPU_CLASS, LEVELS
@@ -58,10 +59,8 @@ def sim_input(
     if problems:
         raise InputError(problems)
     keys = {r.key.split("/")[1]: r.key for r in runs}
-    running = tuple(
-        RunningPod(p.node, as_units(p.requests), keys.get(p.run or ""), p.rank)
-        for p in loaded.workloads.running
-    )
+    sizes = {c.run.metadata.name: c.run.size for c in contexts if c.run.workload == Workload.LEADERWORKERSET}
+    running = tuple(_running(p, keys, sizes) for p in loaded.workloads.running)
     down = tuple(e.nodeDown for e in loaded.workloads.events)
     if not cohort:  # one ClusterQueue: S2 exactly as before
         return SimInput(TOPOLOGY, LEVELS, _flavors(tree), nodes, runs, running, down)
@@ -154,14 +153,34 @@ def _replicas(run: SimRun, context: RunContext) -> tuple[SimRun, ...]:
     workers one PodSet group that shares the run's domain: here a run `<name>-<i>` (the
     leader pod's name) of `size` pods, pod 0 the leader (with `leader.resources`, its own
     requests: placed as Kueue places a group). Same priority and creation time, so replicas
-    are admitted in index order."""
+    are admitted in index order. An admitted plan gives each replica the part it names."""
     if context.run.workload == Workload.JOBSET:
         return (_jobset(run, context),)
     if context.run.workload != Workload.LEADERWORKERSET:
         return (run,)
     size = context.run.size
-    one = replace(run, count=size, plan=None)
-    return tuple(replace(one, key=f"{run.key}-{i}") for i in range(context.run.replicas))
+    return tuple(
+        replace(run, key=f"{run.key}-{i}", count=size, plan=_replica_plan(run.plan, i, size))
+        for i in range(context.run.replicas)
+    )
+
+
+def _replica_plan(plan: Mapping[int, str] | None, replica: int, size: int) -> dict[int, str] | None:
+    """Replica `replica`'s part of an admitted LeaderWorkerSet's plan (pod index replica x size
+    + j, as Kueue numbers the group's pods j), keyed by j; None when it names none of its pods:
+    that replica is not admitted yet."""
+    first = replica * size
+    found = {rank - first: host for rank, host in (plan or {}).items() if first <= rank < first + size}
+    return found or None
+
+
+def _running(pod: RunningPodDoc, keys: Mapping[str, str], sizes: Mapping[str, int]) -> RunningPod:
+    """A running pod's run and pod index; a LeaderWorkerSet's index is across its replicas
+    (K5): pod index i is replica i // size's pod i % size."""
+    name, rank = pod.run or "", pod.rank
+    if name in sizes and rank is not None:
+        name, rank = f"{name}-{rank // sizes[name]}", rank % sizes[name]
+    return RunningPod(pod.node, as_units(pod.requests), keys.get(name), rank)
 
 
 def _jobset(run: SimRun, context: RunContext) -> SimRun:
@@ -201,8 +220,6 @@ def _blocked(context: RunContext, slots: bool) -> str | None:
         return f"profile not ready: {context.not_ready}"
     if context.host_slot and not slots:
         return no_slot_reason()
-    if context.run.workload == Workload.LEADERWORKERSET and getattr(context.run, "admitted", None):
-        return "an already admitted LeaderWorkerSet is not simulated (K5): `admitted` is a Job's rank plan"
     return None
 
 

@@ -277,3 +277,41 @@ def test_an_admitted_jobsets_pod_indexes_run_across_its_pod_sets(
         f"{bad}:3:3: error: runs.0: admitted.ranks names 3, but the run has pods 0..2 [S1]\n"
         "  hint: key each rank by its pod index\n"
     )
+
+
+def test_an_admitted_leaderworkerset_keeps_the_replicas_its_plan_names(
+    run: Run, project: Path, tmp_path: Path
+) -> None:
+    """S1, S5 with K5: pod index i of an admitted LeaderWorkerSet is replica i // size's pod
+    i % size. Replica 0 is admitted on nvl72-a (a1, a2; its pod 1 running on a2, so only pod 0
+    is placed again), so the new replica 1 takes nvl72-b, and replica 2's 8 GPUs exceed the
+    quota left; without the plan replica 0 would have taken nvl72-b (the test above)."""
+    lws = {
+        "metadata": {"name": "serve", "namespace": "team-b"},
+        "createdAt": "2026-11-29T10:00:00Z",
+        "profile": "gb200-island",
+        "workload": "leaderworkerset",
+        "replicas": 3,
+        "size": 2,
+        "resources": {"nvidia.com/gpu": 4},
+        "admitted": {"ranks": {"0": "gb200-a1", "1": "gb200-a2"}},
+    }
+    running = [{"node": "gb200-a2", "requests": {"nvidia.com/gpu": 4}, "run": "serve", "rank": 1}]
+    doc = {"kind": "WorkloadSet", "runs": [lws], "running": running}
+    result = run("simulate", write_yaml(tmp_path / "lws.yaml", doc), "-c", project, "-o", "json")
+    assert result.exit_code == 0, result.output
+    got = [
+        (
+            r["name"],
+            r["status"],
+            [h["rank"] for h in r["ranks"]],
+            [h["host"] for h in r["ranks"]],
+            r["replaced"],
+        )
+        for r in json.loads(result.stdout)["runs"]
+    ]
+    assert got == [
+        ("serve-0", "admitted", [0, 1], ["gb200-a1", "gb200-a2"], [0]),
+        ("serve-1", "admitted", [0, 1], ["gb200-b0", "gb200-b1"], []),
+        ("serve-2", "pending", [], [], []),
+    ]
