@@ -30,6 +30,19 @@ class Position:
 
 
 @dataclass(frozen=True)
+class Spot:
+    """A place in a document whose position is looked up only when a problem is made there: a
+    lookup scans the file's events, and a WorkloadSet's thousands of runs are checked at once."""
+
+    doc: Document
+    loc: Loc
+    key: bool = False
+
+    def problem(self, rule: Rule, message: str, hint: str = "") -> Problem:
+        return self.doc.at(self.loc, key=self.key).problem(rule, message, hint)
+
+
+@dataclass(frozen=True)
 class Document:
     """One YAML document and the file it came from.
 
@@ -42,6 +55,10 @@ class Document:
     start: tuple[int, int] = (0, 0)  # 0-based; where a document without positions (a scalar) starts
     text: str | None = field(default=None, repr=False, compare=False)
     index: int = 0  # among the file's non-empty documents
+
+    def spot(self, loc: Loc, *, key: bool = False) -> Spot:
+        """`at`, looked up only when a problem is made."""
+        return Spot(self, loc, key)
 
     def at(self, loc: Loc, *, key: bool = False) -> Position:
         """Position of the value at `loc` (or of its key); the nearest existing parent otherwise."""

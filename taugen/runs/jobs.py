@@ -26,7 +26,7 @@ def job_problems(doc: Document, run: Run) -> list[Problem]:
     found: list[Problem] = []
     seen: set[str] = set()
     for i, job in enumerate(jobs):
-        where = doc.at(["jobs", i, "name"])
+        where = doc.spot(["jobs", i, "name"])
         if job.name in seen:
             hint = "give each job its own name: it names the replicatedJob and its pod set"
             found.append(where.problem(RULE, f"job name {job.name} is used twice", hint))

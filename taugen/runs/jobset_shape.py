@@ -72,7 +72,7 @@ def _slice(loaded: LoadedRun, found: PodSet) -> Problem | None:
     if found.slice is None:
         return None
     own = loaded.run.job_list()[found.index].slice is not None
-    where = loaded.doc.at([*found.at, "slice"] if own else ["policy", "slice"])
+    where = loaded.doc.spot([*found.at, "slice"] if own else ["policy", "slice"])
     level = found.level or found.preferred_level
     if level is None:
         hint = "use a same-<level> or prefer-<level> topology with a gpu_class"

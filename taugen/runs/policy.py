@@ -28,7 +28,7 @@ def resolve_policy(loaded: LoadedRun, entry: CatalogEntry, state: ClusterState) 
 
 def _check_class(loaded: LoadedRun, value: str, state: ClusterState) -> None:
     """R3: no platform identifier; issue 21: a class no rule gives is a typo, never a pending run."""
-    where = loaded.doc.at(["policy", "gpu_class"])
+    where = loaded.doc.spot(["policy", "gpu_class"])
     if err := gpu_class_error(value, state.series_to_class):
         raise InputError([where.problem("R3", *err)])
     known = state.resolved.rules.gpu_classes()

@@ -93,7 +93,7 @@ def _slice(loaded: LoadedRun, policy: Policy) -> Problem | None:
     run, found = loaded.run, loaded.run.policy.slice
     if found is None:
         return None
-    where = loaded.doc.at(["policy", "slice"])
+    where = loaded.doc.spot(["policy", "slice"])
     level = LEVEL_OF.get(policy.topology) or PREFERRED_LEVEL_OF.get(policy.topology)
     if policy.gpu_class is None or level is None:
         hint = "use a same-<level> or prefer-<level> topology with a gpu_class"
@@ -108,7 +108,7 @@ def _slice(loaded: LoadedRun, policy: Policy) -> Problem | None:
         return where.problem(
             "S3", f"slices of a {found.level} are wider than the topology {policy.topology}", hint
         )
-    size = loaded.doc.at(["policy", "slice", "size"])
+    size = loaded.doc.spot(["policy", "slice", "size"])
     if run.workers % found.size:
         hint = f"use workers that are a multiple of {found.size}, or another slice size"
         return size.problem("S3", f"{run.workers} workers are not whole slices of {found.size}", hint)
@@ -120,6 +120,6 @@ def _slice(loaded: LoadedRun, policy: Policy) -> Problem | None:
             "each rank takes its node's slot"
         )
         if found.layers:
-            size = loaded.doc.at(["policy", "slice", "layers", len(found.layers) - 1, "size"])
+            size = loaded.doc.spot(["policy", "slice", "layers", len(found.layers) - 1, "size"])
         return size.problem("S3", message, hint)
     return None

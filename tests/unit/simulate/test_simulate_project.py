@@ -315,3 +315,44 @@ def test_an_admitted_leaderworkerset_keeps_the_replicas_its_plan_names(
         ("serve-1", "admitted", [0, 1], ["gb200-b0", "gb200-b1"], []),
         ("serve-2", "pending", [], [], []),
     ]
+
+
+def test_valid_runs_look_up_no_position(
+    run: Run, project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A position lookup scans the file's events (taugen/load/positions.py): a WorkloadSet's
+    runs are checked without one unless a problem is found (1,000 runs took 26 s of lookups);
+    the project's files take a few, however many runs there are."""
+    import taugen.load.fast as fast
+
+    calls: list[object] = []
+    real = fast.position
+
+    def counted(*args: object, **kwargs: object) -> tuple[int, int]:
+        calls.append(args[2])
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fast, "position", counted)
+    job = {
+        "createdAt": "2026-11-29T10:00:00Z",
+        "profile": "gb200-island",
+        "workers": 2,
+        "resources": {"nvidia.com/gpu": 4, "cpu": "8"},
+        "policy": {"gpu_class": "gb200-186gb", "slice": {"level": "host", "size": 1}},
+    }
+    jobset = {
+        "createdAt": "2026-11-29T10:00:00Z",
+        "profile": "gb200-island",
+        "workload": "jobset",
+        "resources": {"nvidia.com/gpu": 4},
+        "jobs": [{"name": "launcher", "resources": {"cpu": "2"}}, {"name": "workers", "workers": 2}],
+    }
+    runs = [
+        {"metadata": {"name": f"r{i}", "namespace": "team-b"}, **(job if i % 2 else jobset)}
+        for i in range(20)
+    ]
+    result = run(
+        "simulate", write_yaml(tmp_path / "many.yaml", {"kind": "WorkloadSet", "runs": runs}), "-c", project
+    )
+    assert result.exit_code == 0, result.output
+    assert [c for c in calls if isinstance(c, list) and c[:1] == ["runs"]] == []  # none per run
