@@ -6,10 +6,12 @@ import json
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
+import taugen.load.fast as fast
 from tests.conftest import Run
 from tests.support.helpers import write_yaml
 from tests.support.runs import build_lab
@@ -17,6 +19,28 @@ from tests.support.runs import build_lab
 CASES = Path(__file__).resolve().parents[2] / "cases" / "simulate"
 WORKLOADS = CASES / "lab.yaml"
 EXPECTED = CASES / "lab.expected.json"
+JOBS = [{"name": "launcher", "workers": 1, "resources": {"cpu": "2"}}, {"name": "workers", "workers": 2}]
+
+
+def _island_run(name: str, **fields: Any) -> dict[str, Any]:
+    """A run of team-b on the gb200-island profile (nvl72-a: a0-a2, nvl72-b: b0-b1), 4 GPUs a pod."""
+    return {
+        "metadata": {"name": name, "namespace": "team-b"},
+        "createdAt": "2026-11-29T10:00:00Z",
+        "profile": "gb200-island",
+        "resources": {"nvidia.com/gpu": 4},
+        **fields,
+    }
+
+
+def _jobset(**fields: Any) -> dict[str, Any]:
+    """A JobSet run js (K6): a one-pod CPU launcher, then two 4-GPU workers."""
+    return _island_run("js", workload="jobset", jobs=JOBS, **fields)
+
+
+def _lws(**fields: Any) -> dict[str, Any]:
+    """A LeaderWorkerSet run serve (K5): three replicas of two 4-GPU pods."""
+    return _island_run("serve", workload="leaderworkerset", replicas=3, size=2, **fields)
 
 
 @pytest.fixture(scope="module")
@@ -133,16 +157,7 @@ def test_leaderworkerset_replicas_each_take_one_domain(run: Run, project: Path, 
     """K5, S3: each replica is its own workload whose leader and workers share one NVLink
     domain: replica 0 takes the smallest island that holds it (nvl72-b, 2 hosts), replica 1
     the next (nvl72-a); quota is asked per replica, and the third's 8 GPUs exceed what is left."""
-    lws = {
-        "metadata": {"name": "serve", "namespace": "team-b"},
-        "createdAt": "2026-11-29T10:00:00Z",
-        "profile": "gb200-island",
-        "workload": "leaderworkerset",
-        "replicas": 3,
-        "size": 2,
-        "resources": {"nvidia.com/gpu": 4},
-    }
-    doc = {"kind": "WorkloadSet", "runs": [lws]}
+    doc = {"kind": "WorkloadSet", "runs": [_lws()]}
     result = run("simulate", write_yaml(tmp_path / "lws.yaml", doc), "-c", project, "-o", "json")
     assert result.exit_code == 0, result.output
     runs = json.loads(result.stdout)["runs"]
@@ -164,19 +179,7 @@ def test_leaderworkerset_replicas_each_take_one_domain(run: Run, project: Path, 
 def test_a_jobset_run_prints_each_pod_set(run: Run, project: Path, tmp_path: Path) -> None:
     """K6, S6: the text report gives each pod set its line under the run, and -o json its
     podSets[]: a one-pod launcher on an island host, two workers in the island BestFit picks."""
-    jobset = {
-        "metadata": {"name": "js", "namespace": "team-b"},
-        "createdAt": "2026-11-29T10:00:00Z",
-        "profile": "gb200-island",
-        "workload": "jobset",
-        "resources": {"nvidia.com/gpu": 4},
-        "image": "ghcr.io/example/train:1.0",
-        "command": ["python", "train.py"],
-        "jobs": [
-            {"name": "launcher", "workers": 1, "resources": {"cpu": "2"}},
-            {"name": "workers", "workers": 2},
-        ],
-    }
+    jobset = _jobset(image="ghcr.io/example/train:1.0", command=["python", "train.py"])
     path = write_yaml(tmp_path / "jobset.yaml", {"kind": "WorkloadSet", "runs": [jobset]})
     result = run("simulate", path, "-c", project)
     assert result.exit_code == 0, result.output
@@ -202,23 +205,12 @@ def test_an_admitted_jobset_keeps_its_plan_and_replaces_a_lost_pod_in_its_pod_se
 ) -> None:
     """S1, S5 with K6: an admitted JobSet's plan is indexed across its pod sets in order (pod 0
     the launcher, 1-2 the workers); with no running pod each is placed again (S5), on its
-    planned host. When gb200-a1 goes down,
-    worker pod 2 moves within the workers' island nvl72-a (to a2); on nvl72-b, whose other host
-    has no 4 GPUs free, the JobSet is evicted, its reason naming the pod set."""
+    planned host. When gb200-a1 goes down, worker pod 2 moves within the workers' island
+    nvl72-a (to a2); on nvl72-b, whose other host has no 4 GPUs free, the JobSet is evicted,
+    its reason naming the pod set."""
 
     def simulated(hosts: list[str], down: str) -> list[dict[str, object]]:
-        jobset = {
-            "metadata": {"name": "js", "namespace": "team-b"},
-            "createdAt": "2026-11-29T10:00:00Z",
-            "profile": "gb200-island",
-            "workload": "jobset",
-            "resources": {"nvidia.com/gpu": 4},
-            "jobs": [
-                {"name": "launcher", "workers": 1, "resources": {"cpu": "2"}},
-                {"name": "workers", "workers": 2},
-            ],
-            "admitted": {"ranks": {str(i): host for i, host in enumerate(hosts)}},
-        }
+        jobset = _jobset(admitted={"ranks": {str(i): host for i, host in enumerate(hosts)}})
         found = []
         for events in ([], [{"nodeDown": down}]):
             doc = {"kind": "WorkloadSet", "runs": [jobset], "events": events}
@@ -261,15 +253,7 @@ def test_an_admitted_jobsets_pod_indexes_run_across_its_pod_sets(
     run: Run, project: Path, tmp_path: Path
 ) -> None:
     """S1 with K6: three pods in all (1 + 2), so pod index 3 names no pod of the JobSet."""
-    jobset = {
-        "metadata": {"name": "js", "namespace": "team-b"},
-        "createdAt": "2026-11-29T10:00:00Z",
-        "profile": "gb200-island",
-        "workload": "jobset",
-        "resources": {"nvidia.com/gpu": 4},
-        "jobs": [{"name": "launcher", "resources": {"cpu": "2"}}, {"name": "workers", "workers": 2}],
-        "admitted": {"ranks": {"0": "gb200-a0", "3": "gb200-a1"}},
-    }
+    jobset = _jobset(admitted={"ranks": {"0": "gb200-a0", "3": "gb200-a1"}})
     bad = write_yaml(tmp_path / "bad.yaml", {"kind": "WorkloadSet", "runs": [jobset]})
     result = run("simulate", bad, "-c", project)
     assert (result.exit_code, result.stdout) == (2, "")
@@ -286,16 +270,7 @@ def test_an_admitted_leaderworkerset_keeps_the_replicas_its_plan_names(
     i % size. Replica 0 is admitted on nvl72-a (a1, a2; its pod 1 running on a2, so only pod 0
     is placed again), so the new replica 1 takes nvl72-b, and replica 2's 8 GPUs exceed the
     quota left; without the plan replica 0 would have taken nvl72-b (the test above)."""
-    lws = {
-        "metadata": {"name": "serve", "namespace": "team-b"},
-        "createdAt": "2026-11-29T10:00:00Z",
-        "profile": "gb200-island",
-        "workload": "leaderworkerset",
-        "replicas": 3,
-        "size": 2,
-        "resources": {"nvidia.com/gpu": 4},
-        "admitted": {"ranks": {"0": "gb200-a1", "1": "gb200-a2"}},
-    }
+    lws = _lws(admitted={"ranks": {"0": "gb200-a1", "1": "gb200-a2"}})
     running = [{"node": "gb200-a2", "requests": {"nvidia.com/gpu": 4}, "run": "serve", "rank": 1}]
     doc = {"kind": "WorkloadSet", "runs": [lws], "running": running}
     result = run("simulate", write_yaml(tmp_path / "lws.yaml", doc), "-c", project, "-o", "json")
@@ -323,8 +298,6 @@ def test_valid_runs_look_up_no_position(
     """A position lookup scans the file's events (taugen/load/positions.py): a WorkloadSet's
     runs are checked without one unless a problem is found (1,000 runs took 26 s of lookups);
     the project's files take a few, however many runs there are."""
-    import taugen.load.fast as fast
-
     calls: list[object] = []
     real = fast.position
 
@@ -334,21 +307,12 @@ def test_valid_runs_look_up_no_position(
 
     monkeypatch.setattr(fast, "position", counted)
     job = {
-        "createdAt": "2026-11-29T10:00:00Z",
-        "profile": "gb200-island",
         "workers": 2,
         "resources": {"nvidia.com/gpu": 4, "cpu": "8"},
         "policy": {"gpu_class": "gb200-186gb", "slice": {"level": "host", "size": 1}},
     }
-    jobset = {
-        "createdAt": "2026-11-29T10:00:00Z",
-        "profile": "gb200-island",
-        "workload": "jobset",
-        "resources": {"nvidia.com/gpu": 4},
-        "jobs": [{"name": "launcher", "resources": {"cpu": "2"}}, {"name": "workers", "workers": 2}],
-    }
     runs = [
-        {"metadata": {"name": f"r{i}", "namespace": "team-b"}, **(job if i % 2 else jobset)}
+        _island_run(f"r{i}", **job) if i % 2 else _island_run(f"r{i}", workload="jobset", jobs=JOBS)
         for i in range(20)
     ]
     result = run(
