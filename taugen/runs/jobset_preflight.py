@@ -13,18 +13,16 @@ from taugen.resolve.cluster import ResolvedNode
 from taugen.runs.capacity import PODS, domains, pods_per_node
 from taugen.runs.checks import Check
 from taugen.runs.context import RunContext
-from taugen.runs.node_filters import admits
+from taugen.runs.node_filters import node_filter
 from taugen.runs.podsets import PodSet
 
 Free = dict[str, dict[str, Quantity]]  # node -> what is left of its allocatable
 
 
 def fit_pod_sets(context: RunContext) -> Check:
-    nodes = [
-        n
-        for n in context.state.resolved.nodes
-        if n.gpu_class == context.policy.gpu_class and n.ready and admits(context, n)
-    ]
+    admits = node_filter(context)
+    nodes = [n for n in context.state.resolved.nodes if n.gpu_class == context.policy.gpu_class and n.ready]
+    nodes = [n for n in nodes if admits(n)]
     free: Free = {n.name: dict(n.facts.allocatable) for n in nodes}
     parts: list[str] = []
     for pod_set in context.pod_sets:

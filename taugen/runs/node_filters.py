@@ -4,7 +4,7 @@ nodes they admit; simulate hands them to the placement core (Kueue's TAS filters
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from taugen.models.node_filters import NodeRequirement, Taint, Toleration, affinity_matches, untolerated
 from taugen.resolve.cluster import ResolvedNode
@@ -43,9 +43,14 @@ def node_labels(node: ResolvedNode, taugen: Mapping[str, str]) -> dict[str, str]
     return {**node.facts.labels, HOSTNAME: hostname_of(node.facts), **taugen}
 
 
-def admits(context: RunContext, node: ResolvedNode) -> bool:
-    """The run's pods may go to the node: its taints tolerated, its labels affine."""
-    if untolerated(node_taints(node), run_tolerations(context)) is not None:
-        return False
-    terms = run_affinity(context)
-    return not terms or affinity_matches(terms, node_labels(node, node.labels))
+def node_filter(context: RunContext) -> Callable[[ResolvedNode], bool]:
+    """Whether the run's pods may go to a node: its taints tolerated, its labels affine (the
+    run's tolerations and affinity read once, then matched node by node)."""
+    tolerations, terms = run_tolerations(context), run_affinity(context)
+
+    def admits(node: ResolvedNode) -> bool:
+        if untolerated(node_taints(node), tolerations) is not None:
+            return False
+        return not terms or affinity_matches(terms, node_labels(node, node.labels))
+
+    return admits

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 
 from taugen.compile.catalog import LEVEL_OF
 from taugen.quantity import Quantity
 from taugen.resolve.cluster import ResolvedNode
 from taugen.runs.capacity import Domain, best_fit, domains, largest, wider_levels
 from taugen.runs.context import RunContext
-from taugen.runs.node_filters import admits
+from taugen.runs.node_filters import node_filter
 
 FILTERED = "with an untolerated taint or outside the run's node affinity"
 TOPOLOGY_OF = {level: topology for topology, level in LEVEL_OF.items()}
@@ -27,9 +26,7 @@ class TopologyFit:
 def fit_topology(context: RunContext, request: dict[str, Quantity]) -> TopologyFit:
     gpu_class, workers, level = context.policy.gpu_class, context.group, context.level
     nodes = [n for n in context.state.resolved.nodes if n.gpu_class == gpu_class]
-    found = domains(
-        nodes, level, request, context.multi_node, partial(admits, context), context.leader_request
-    )
+    found = domains(nodes, level, request, context.multi_node, node_filter(context), context.leader_request)
     preferred = context.preferred_level
     scope = level or (f"preferred {preferred} (else wider)" if preferred else "unconstrained")
     per_node = " (multi-node torchrun: one rank per node)" if context.multi_node else ""
@@ -82,7 +79,7 @@ def _wider(context: RunContext, nodes: list[ResolvedNode], request: dict[str, Qu
         return None
     for level in wider_levels(context.level):
         found = domains(
-            nodes, level, request, context.multi_node, partial(admits, context), context.leader_request
+            nodes, level, request, context.multi_node, node_filter(context), context.leader_request
         )
         fit = best_fit(found, context.group)
         if fit is not None:
