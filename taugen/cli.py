@@ -172,6 +172,18 @@ def _print_data(fmt: str, as_json: Callable[[Any], str], as_text: Callable[[Any]
     click.echo(_named(as_text(data)), nl=False)
 
 
+def crd_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """--crd FILE|DIR|- (repeatable): upstream CRDs, after the project's `crds:` (issue 30)."""
+    return click.option(
+        "--crd",
+        "crds",
+        multiple=True,
+        type=click.Path(path_type=Path, exists=True, allow_dash=True),
+        callback=_stdin,
+        help=f"{help_text} A CRD file, a folder of them, or - (e.g. `kubectl get crd -o yaml`); repeatable.",
+    )
+
+
 def cluster_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """--cluster NAME, completing the project's cluster names."""
     return click.option("--cluster", shell_complete=_complete_clusters, help=help_text)
@@ -241,6 +253,7 @@ def main() -> None:
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if out/ or the lock is stale.")
 @click.option("--allow-quota-decrease", is_flag=True, help="Let GPU quota drop or flavors go (R26).")
 @click.option("--allow-stale", is_flag=True, help="Accept an inventory older than the lock (R31).")
+@crd_option("Validate the compiled tree against these upstream CRDs too (their schemas and CEL rules).")
 @progress_option
 @_guarded
 def build_command(
@@ -250,13 +263,16 @@ def build_command(
     check: bool,
     allow_quota_decrease: bool,
     allow_stale: bool,
+    crds: tuple[Path, ...],
     progress: bool,
 ) -> int:
     """Compile the project into out/<cluster>/ and taugen.lock."""
     from taugen.commands.build import BuildOptions, build
 
     with _progress(progress) as say:
-        options = BuildOptions(config, cluster, out, check, allow_quota_decrease, allow_stale, progress=say)
+        options = BuildOptions(
+            config, cluster, out, check, allow_quota_decrease, allow_stale, crds=crds, progress=say
+        )
         result = build(options)
     _print_problems(result.warnings, MAX_WARNINGS)
     return _report(result, check)
@@ -297,13 +313,7 @@ def schema_command(kind: str | None, out: Path | None) -> int:
 @main.command("validate")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path), callback=_stdin)
 @config_option("Project whose output tree is validated when no PATH is given.")
-@click.option(
-    "--crd",
-    "crds",
-    multiple=True,
-    type=click.Path(path_type=Path, exists=True),
-    help="CRD YAML file or folder: validate its kinds against it instead (repeatable).",
-)
+@crd_option("Validate their kinds against these upstream CRDs (schemas and CEL rules) instead.")
 @click.option(
     "--kubernetes-version",
     default=choices.DEFAULT_KUBERNETES_VERSION,
@@ -367,9 +377,16 @@ def validate_command(
     callback=_stdin,
     help="A WorkloadSet: simulate it on both trees and show the runs that change (SPEC §9).",
 )
+@crd_option("Check updates against these upstream CRDs' transition rules (immutable fields).")
 @_guarded
 def diff_command(
-    base: str, head: str | None, config: Path, fmt: str, fail_on: str | None, workloads: Path | None
+    base: str,
+    head: str | None,
+    config: Path,
+    fmt: str,
+    fail_on: str | None,
+    workloads: Path | None,
+    crds: tuple[Path, ...],
 ) -> int:
     """Compare two output trees: BASE and HEAD are folders, files, git:REV or git:REV:PATH.
 
@@ -379,7 +396,7 @@ def diff_command(
     from taugen.diff.markdown import markdown
     from taugen.diff.render import as_json, text
 
-    result = diff(DiffOptions(base, head, Path.cwd(), config, workloads))
+    result = diff(DiffOptions(base, head, Path.cwd(), config, workloads, crds))
     if fmt == "markdown":
         click.echo(_named(markdown(result)), nl=False)
     else:  # color only on a terminal, as git does; the words are the same

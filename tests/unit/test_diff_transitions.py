@@ -1,6 +1,7 @@
-"""`taugen diff` checks the CRDs' transition rules (oldSelf) on every object both trees hold
-(issue 20): on a real diff of the example's eastus-prod tree against an edited copy, each
-update the API server refuses is a `rejected` risk naming the rule's message and where it sits."""
+"""`taugen diff` checks the given CRDs' transition rules (oldSelf) on every object both trees hold
+(issue 20, 30: `--crd`, here the upstream Kueue CRDs): on a real diff of the example's
+eastus-prod tree against an edited copy, each update the API server refuses is a `rejected` risk
+naming the rule's message and where it sits."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from pathlib import Path
 
 from taugen.diff.engine import DiffOptions, diff
 from taugen.validate.celrules import RuleSource
+from taugen.validate.crd import load_crds
 from taugen.validate.transition import Refusal, TransitionCheck
-from tests.conftest import REPO
+from tests.conftest import REPO, shared_crds
 
 TREE = REPO / "out" / "eastus-prod"
 EDITS = {  # file: (text in the built tree, its replacement)
@@ -32,7 +34,7 @@ def _trees(tmp_path: Path) -> Path:
 
 
 def test_each_refused_update_is_a_rejected_risk_naming_the_rule(tmp_path: Path) -> None:
-    result = diff(DiffOptions("base", "head", cwd=_trees(tmp_path)))
+    result = diff(DiffOptions("base", "head", cwd=_trees(tmp_path), crds=(shared_crds("kueue"),)))
 
     rejected = {
         (e.ident.kind, e.ident.name, r.reason) for e in result.entries for r in e.risks if r.id == "rejected"
@@ -55,7 +57,7 @@ def test_an_update_the_rules_allow_is_no_risk(tmp_path: Path) -> None:
     flavors = tmp_path / "head" / "eastus-prod" / "resourceflavors.yaml"
     flavors.write_text(flavors.read_text().replace("    value: gpu\n", "    value: gpu-2\n", 1))  # a taint
 
-    result = diff(DiffOptions("base", "head", cwd=tmp_path))
+    result = diff(DiffOptions("base", "head", cwd=tmp_path, crds=(shared_crds("kueue"),)))
 
     assert [e.headline for e in result.entries]  # the taint changed
     assert not [r for e in result.entries for r in e.risks if r.id == "rejected"]
@@ -86,7 +88,7 @@ spec:
 
 def test_a_rule_cel_python_cannot_evaluate_is_never_passed(tmp_path: Path) -> None:
     (tmp_path / "thing.yaml").write_text(THING_CRD)
-    check = TransitionCheck(RuleSource((tmp_path / "thing.yaml",)))
+    check = TransitionCheck(RuleSource(load_crds(tmp_path / "thing.yaml")))
     old = {"apiVersion": "example.com/v1", "kind": "Thing", "spec": {"x": [1]}}
     new = {"apiVersion": "example.com/v1", "kind": "Thing", "spec": {"x": [2, 1]}}
 
