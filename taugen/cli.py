@@ -335,6 +335,18 @@ def schema_command(kind: str | None, out: Path | None) -> int:
     is_flag=True,
     help="Also run kubeconform (when on PATH) on schemas from the upstream CRDs and merge its verdicts.",
 )
+@click.option(
+    "--server",
+    "with_server",
+    is_flag=True,
+    help="Also send every object to your cluster as a server-side dry run (dryRun=All: never a write).",
+)
+@click.option("--context", help="With --server: the kubeconfig context (default: its current one).")
+@click.option(
+    "--kubeconfig",
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    help="With --server: the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config).",
+)
 @_guarded
 def validate_command(
     paths: tuple[Path, ...],
@@ -343,15 +355,24 @@ def validate_command(
     kubernetes_version: str,
     output: str,
     with_kubeconform: bool,
+    with_server: bool,
+    context: str | None,
+    kubeconfig: Path | None,
 ) -> int:
     """Validate manifest files, folders or kustomizations (default: the project's out/)."""
     from taugen.commands.validate import ValidateOptions, validate_paths
     from taugen.validate.kubeconform import run_kubeconform
     from taugen.validate.report import RENDERERS
+    from taugen.validate.server import ServerTarget, dry_run
 
+    if (context or kubeconfig) and not with_server:
+        raise click.UsageError("--context and --kubeconfig go with --server")
     report = validate_paths(ValidateOptions(paths, config, crds, kubernetes_version))
     if with_kubeconform:
         report, note = run_kubeconform(report, crds, kubernetes_version)
+        click.echo(note, err=True)
+    if with_server:
+        report, note = dry_run(report, ServerTarget(kubeconfig, context))
         click.echo(note, err=True)
     if output == "yaml":
         _print_data(output, lambda r: RENDERERS["json"](r, Path.cwd()), str, report)

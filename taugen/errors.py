@@ -54,6 +54,7 @@ Rule = Literal[
     "one-group", "priority-pairs", "cohort-shape",
     "kai-leaf-quota", "kai-node-levels", "kai-queue-name", "kai-queue-parent", "kai-reserved-queue",
     "cel", "size", "duplicate", "name",  # issue 20: what the API server, Argo CD or kustomize refuse
+    "server",  # issue 31: what the user's own API server refused in a dry run (validate --server)
 ]  # fmt: skip
 RULES: frozenset[str] = frozenset(get_args(Rule))
 Severity = Literal["error", "warning"]
