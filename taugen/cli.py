@@ -59,6 +59,8 @@ def _guarded(command: Callable[..., int]) -> Callable[..., None]:
         except TaugenError as err:
             click.echo(f"error: {bounded(str(err))}", err=True)
             code = EXIT_INPUT
+        except click.ClickException:  # a usage error a command found: click prints it, exit 2
+            raise
         except KeyboardInterrupt:  # Ctrl-C: one line; a build undoes (or the next finishes) its write
             click.echo("interrupted: out/ and taugen.lock are whole (exit 130)", err=True)
             code = EXIT_INTERRUPTED

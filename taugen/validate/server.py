@@ -64,9 +64,7 @@ def _client(target: ServerTarget, cache_file: Path) -> tuple[Any, str]:
     make: Any = config.new_client_from_config  # the client has no annotations
     dynamic_client: Any = dynamic.DynamicClient
     try:
-        api = make(
-            config_file=str(target.kubeconfig) if target.kubeconfig else None, context=target.context
-        )
+        api = make(config_file=str(target.kubeconfig) if target.kubeconfig else None, context=target.context)
     except (ConfigException, OSError, TypeError) as err:
         raise ServerUnreachable(f"--server: cannot use the kubeconfig: {err}") from None
     host = api.configuration.host
