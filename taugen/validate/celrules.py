@@ -61,6 +61,7 @@ class RuleSource:
         self._from_given: dict[Key, Schema] | None = None
         self._loaded: dict[Key, Schema] | None = None
         self._groups: set[str] = set()
+        self._kinds: frozenset[Key] | None = None
 
     def schema(self, key: Key) -> Schema | None:
         group = key[0].rpartition("/")[0]
@@ -70,6 +71,13 @@ class RuleSource:
             self._load(group)
         assert self._loaded is not None
         return self._loaded.get(key)
+
+    def given_kinds(self) -> frozenset[Key]:
+        """The (apiVersion, kind) of every CRD version given (--crd): for these the CRD's own
+        rules speak, not taugen's checks of the upstream rules (validate/upstream.py)."""
+        if self._kinds is None:
+            self._kinds = frozenset(k for s in self._given for p in crd_files(s) for k in schemas_of(p))
+        return self._kinds
 
     def _load(self, group: str) -> None:
         self._groups.add(group)
