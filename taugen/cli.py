@@ -172,6 +172,18 @@ def _print_data(fmt: str, as_json: Callable[[Any], str], as_text: Callable[[Any]
     click.echo(_named(as_text(data)), nl=False)
 
 
+def crd_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """--crd FILE|DIR|- (repeatable): upstream CRDs, after the project's `crds:` (issue 30)."""
+    return click.option(
+        "--crd",
+        "crds",
+        multiple=True,
+        type=click.Path(path_type=Path, exists=True, allow_dash=True),
+        callback=_stdin,
+        help=f"{help_text} A CRD file, a folder of them, or - (e.g. `kubectl get crd -o yaml`); repeatable.",
+    )
+
+
 def cluster_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """--cluster NAME, completing the project's cluster names."""
     return click.option("--cluster", shell_complete=_complete_clusters, help=help_text)
@@ -241,6 +253,7 @@ def main() -> None:
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 if out/ or the lock is stale.")
 @click.option("--allow-quota-decrease", is_flag=True, help="Let GPU quota drop or flavors go (R26).")
 @click.option("--allow-stale", is_flag=True, help="Accept an inventory older than the lock (R31).")
+@crd_option("Validate the compiled tree against these upstream CRDs too (their schemas and CEL rules).")
 @progress_option
 @_guarded
 def build_command(
@@ -250,13 +263,16 @@ def build_command(
     check: bool,
     allow_quota_decrease: bool,
     allow_stale: bool,
+    crds: tuple[Path, ...],
     progress: bool,
 ) -> int:
     """Compile the project into out/<cluster>/ and taugen.lock."""
     from taugen.commands.build import BuildOptions, build
 
     with _progress(progress) as say:
-        options = BuildOptions(config, cluster, out, check, allow_quota_decrease, allow_stale, progress=say)
+        options = BuildOptions(
+            config, cluster, out, check, allow_quota_decrease, allow_stale, crds=crds, progress=say
+        )
         result = build(options)
     _print_problems(result.warnings, MAX_WARNINGS)
     return _report(result, check)
@@ -297,13 +313,7 @@ def schema_command(kind: str | None, out: Path | None) -> int:
 @main.command("validate")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path), callback=_stdin)
 @config_option("Project whose output tree is validated when no PATH is given.")
-@click.option(
-    "--crd",
-    "crds",
-    multiple=True,
-    type=click.Path(path_type=Path, exists=True),
-    help="CRD YAML file or folder: validate its kinds against it instead (repeatable).",
-)
+@crd_option("Validate their kinds against these upstream CRDs (schemas and CEL rules) instead.")
 @click.option(
     "--kubernetes-version",
     default=choices.DEFAULT_KUBERNETES_VERSION,
@@ -325,6 +335,18 @@ def schema_command(kind: str | None, out: Path | None) -> int:
     is_flag=True,
     help="Also run kubeconform (when on PATH) on schemas from the upstream CRDs and merge its verdicts.",
 )
+@click.option(
+    "--server",
+    "with_server",
+    is_flag=True,
+    help="Also send every object to your cluster as a server-side dry run (dryRun=All: never a write).",
+)
+@click.option("--context", help="With --server: the kubeconfig context (default: its current one).")
+@click.option(
+    "--kubeconfig",
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    help="With --server: the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config).",
+)
 @_guarded
 def validate_command(
     paths: tuple[Path, ...],
@@ -333,15 +355,24 @@ def validate_command(
     kubernetes_version: str,
     output: str,
     with_kubeconform: bool,
+    with_server: bool,
+    context: str | None,
+    kubeconfig: Path | None,
 ) -> int:
     """Validate manifest files, folders or kustomizations (default: the project's out/)."""
     from taugen.commands.validate import ValidateOptions, validate_paths
     from taugen.validate.kubeconform import run_kubeconform
     from taugen.validate.report import RENDERERS
+    from taugen.validate.server import ServerTarget, dry_run
 
+    if (context or kubeconfig) and not with_server:
+        raise click.UsageError("--context and --kubeconfig go with --server")
     report = validate_paths(ValidateOptions(paths, config, crds, kubernetes_version))
     if with_kubeconform:
         report, note = run_kubeconform(report, crds, kubernetes_version)
+        click.echo(note, err=True)
+    if with_server:
+        report, note = dry_run(report, ServerTarget(kubeconfig, context))
         click.echo(note, err=True)
     if output == "yaml":
         _print_data(output, lambda r: RENDERERS["json"](r, Path.cwd()), str, report)
@@ -367,9 +398,16 @@ def validate_command(
     callback=_stdin,
     help="A WorkloadSet: simulate it on both trees and show the runs that change (SPEC §9).",
 )
+@crd_option("Check updates against these upstream CRDs' transition rules (immutable fields).")
 @_guarded
 def diff_command(
-    base: str, head: str | None, config: Path, fmt: str, fail_on: str | None, workloads: Path | None
+    base: str,
+    head: str | None,
+    config: Path,
+    fmt: str,
+    fail_on: str | None,
+    workloads: Path | None,
+    crds: tuple[Path, ...],
 ) -> int:
     """Compare two output trees: BASE and HEAD are folders, files, git:REV or git:REV:PATH.
 
@@ -379,7 +417,7 @@ def diff_command(
     from taugen.diff.markdown import markdown
     from taugen.diff.render import as_json, text
 
-    result = diff(DiffOptions(base, head, Path.cwd(), config, workloads))
+    result = diff(DiffOptions(base, head, Path.cwd(), config, workloads, crds))
     if fmt == "markdown":
         click.echo(_named(markdown(result)), nl=False)
     else:  # color only on a terminal, as git does; the words are the same

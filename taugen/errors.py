@@ -59,6 +59,7 @@ Rule = Literal[
     "toleration-seconds", "toleration-effect", "borrowing-cohort", "fungibility-preference",
     "preemption-borrow", "unique-levels", "cluster-source", "unique-clusters",
     "immutable-field", "kai-level-labels", "tas-flavor-fixed",  # on an update (`taugen diff`)
+    "server",  # issue 31: what the user's own API server refused in a dry run (validate --server)
 ]  # fmt: skip
 RULES: frozenset[str] = frozenset(get_args(Rule))
 Severity = Literal["error", "warning"]

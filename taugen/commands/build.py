@@ -38,6 +38,7 @@ from taugen.models.project import Cluster
 from taugen.names import GITOPS_FOLDERS
 from taugen.progress import Progress, silent
 from taugen.resolve.rules import RuleSet
+from taugen.validate.crd import crd_files
 from taugen.validate.gate import check_tree
 from taugen.write.cache import Request, lookup, store
 from taugen.write.check import describe
@@ -54,6 +55,7 @@ class BuildOptions:
     check: bool = False
     allow_quota_decrease: bool = False
     allow_stale: bool = False
+    crds: tuple[Path, ...] = ()  # --crd: upstream CRDs the gate validates against, after `crds:`
     now: datetime = field(default_factory=lambda: datetime.now(UTC))
     progress: Progress = field(default=silent, compare=False)  # stage names for the CLI (issue 12)
 
@@ -87,7 +89,8 @@ def _build(options: BuildOptions) -> BuildResult:
     state = read_lock(loaded.lock_path)
     leaving = tuple(sorted(set(state.lock.clusters) - {c.name for c in loaded.project.clusters}))
     check_cluster_folders(loaded, root, leaving)
-    request = None if options.check else _request(loaded, clusters, root, options, preview)
+    crds = (*loaded.crd_sources(), *options.crds)
+    request = None if options.check else _request(loaded, clusters, root, options, preview, crds)
     if request is not None and (replayed := lookup(request, options.now)) is not None:
         return BuildResult(replayed)  # nothing changed since the last build: its warnings again
     profiles = load_project_profiles(loaded)
@@ -104,7 +107,7 @@ def _build(options: BuildOptions) -> BuildResult:
     warnings = (*state.warnings(loaded.lock_path), *(w for c in compiled.values() for w in c.warnings))
     warnings += tuple(profile_class_warnings(profiles, known_classes(c.rules for c in compiled.values())))
     options.progress("validating the compiled tree")
-    check_tree(root, {name: (c.objects, c.files) for name, c in compiled.items()})
+    warnings += tuple(check_tree(root, {name: (c.objects, c.files) for name, c in compiled.items()}, crds))
     expected = None if new_lock is None else (loaded.lock_path, new_lock)
     if options.check:
         return BuildResult(warnings, differences=tuple(_differences(root, files, dropped, expected)))
@@ -116,9 +119,14 @@ def _build(options: BuildOptions) -> BuildResult:
 
 
 def _request(
-    loaded: LoadedProject, clusters: Sequence[Cluster], root: Path, options: BuildOptions, preview: bool
+    loaded: LoadedProject,
+    clusters: Sequence[Cluster],
+    root: Path,
+    options: BuildOptions,
+    preview: bool,
+    crds: tuple[Path, ...],
 ) -> Request:
-    sources = [loaded.doc.path]
+    sources = [loaded.doc.path, *(p for source in crds for p in crd_files(source))]
     fleet = loaded.project.multikueue
     if fleet is not None and any(manager_of(fleet, c.name) for c in clusters):  # M2: its workers' too
         clusters = [*clusters, *(c for c in loaded.project.clusters if c.name in fleet.workers)]

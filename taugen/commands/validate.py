@@ -43,19 +43,28 @@ def default_paths(project_file: Path) -> tuple[Path, ...]:
 
 def validate_paths(options: ValidateOptions) -> Report:
     """The collector is paused as in a build (gcpause.py): at 100,000 nodes it walked the
-    parsed tree's millions of young objects for a fifth of the time (issue 20)."""
+    parsed tree's millions of young objects for a fifth of the time (issue 20).
+
+    The CRDs are the project's `crds:` (when there is a project file) and then `--crd`'s."""
     if options.paths:
+        has_project = options.project_file.is_file()
+        crds = (
+            (*load_project(options.project_file).crd_sources(), *options.crds)
+            if has_project
+            else options.crds
+        )
         with paused_gc():
-            return _validate(options, options.paths)
+            return _validate(options, options.paths, crds)
+    loaded = load_project(options.project_file)
     folder = options.project_file.resolve().parent
-    root = load_project(options.project_file).output_root(None)
+    root = loaded.output_root(None)
     with exclusive(folder, root.resolve().parent, shared=True), paused_gc():  # never a tree mid-swap
-        return _validate(options, default_paths(options.project_file))
+        return _validate(options, default_paths(options.project_file), (*loaded.crd_sources(), *options.crds))
 
 
-def _validate(options: ValidateOptions, paths: tuple[Path, ...]) -> Report:
+def _validate(options: ValidateOptions, paths: tuple[Path, ...], crds: tuple[Path, ...]) -> Report:
     files, listing = manifest_files(list(paths))
     loaded = load_resources(files)
-    store = SchemaStore(options.kubernetes_version, options.crds)
+    store = SchemaStore(options.kubernetes_version, crds)
     unreadable = [Finding(p, "file") for p in [*listing, *loaded.problems]]
     return validate(loaded.resources, store, len(files), unreadable, tree_roots(paths))

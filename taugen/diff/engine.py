@@ -19,6 +19,8 @@ from taugen.diff.words import field_headline, object_headline
 from taugen.errors import InputError
 from taugen.load.project import load_project
 from taugen.simulate.compare import SimulationDiff, simulate_sides
+from taugen.validate.celrules import RuleSource
+from taugen.validate.crd import CrdVersion, load_crds
 from taugen.validate.transition import TransitionCheck
 
 FAIL_ON = ("change", "risk", *IDS)
@@ -31,6 +33,7 @@ class DiffOptions:
     cwd: Path = Path()
     project_file: Path = Path("taugen.yaml")  # its output root is the path when none is given
     simulate: Path | None = None  # a WorkloadSet simulated on both trees (S1-S6)
+    crds: tuple[Path, ...] = ()  # --crd: upstream CRDs whose transition rules an update must pass
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,7 @@ def diff(options: DiffOptions) -> DiffResult:
     base, head = _read_both(old_spec, new_spec, options.cwd)
     changes = compare(base[1], head[1])
     levels = _levels(base[1], head[1])
-    check = TransitionCheck()  # the bundled CRDs' transition rules, read for the kinds changed
+    check = TransitionCheck(RuleSource(_crds(options)))  # the given CRDs' transition rules
     tenants = (Entry(i, "change", h, None, r) for i, h, r in guarantee_changes(base[1], head[1]))  # T6
     fleet = (Entry(i, "change", h, None, r) for i, h, r in fleet_changes(base[1], head[1]))  # §11
     entries = (*fleet, *tenants, *(e for c in changes for e in _entries(c, levels, check)))
@@ -100,6 +103,13 @@ def _simulation(options: DiffOptions, old: Spec, new: Spec) -> SimulationDiff | 
     base, head = (read_tree(spec, options.cwd).files for spec in (old, new))
     workloads, project = options.cwd / options.simulate, options.cwd / options.project_file
     return simulate_sides(workloads, project, base, head, options.simulate.as_posix())
+
+
+def _crds(options: DiffOptions) -> dict[tuple[str, str], CrdVersion]:
+    """The project's `crds:` (when there is a project file), then `--crd`'s (issue 30)."""
+    project = options.cwd / options.project_file
+    sources = (*(load_project(project).crd_sources() if project.is_file() else ()), *options.crds)
+    return {key: crd for source in sources for key, crd in load_crds(source).items()}
 
 
 def _default_path(options: DiffOptions) -> Path:

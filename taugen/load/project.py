@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,12 +36,40 @@ class LoadedProject:
         listed = self.project.profiles
         return [self.root / p for p in listed] if listed is not None else [BUILTIN_PROFILES]
 
+    def crd_sources(self) -> tuple[Path, ...]:
+        """`crds:` as files and folders: a glob expanded (sorted), each entry found or an error
+        at its position (issue 30)."""
+        found: list[Path] = []
+        problems = ProblemCollector()
+        for i, entry in enumerate(self.project.crds or []):
+            matches = _expanded(self.root, entry)
+            if not matches:
+                what = "matches no file" if glob.has_magic(entry) else "is no file or folder"
+                hint = "paths and globs in crds: are relative to taugen.yaml"
+                problems.add(self.doc.at(["crds", i]).problem("io", f"crds: {entry!r} {what}", hint))
+            found += matches
+        problems.raise_if_any()
+        return tuple(dict.fromkeys(found))
+
 
 @dataclass(frozen=True)
 class ClusterInputs:
     cluster: Cluster
     inventory: Inventory
     rules: list[LoadedRule]
+
+
+def _expanded(root: Path, entry: str) -> list[Path]:
+    if glob.has_magic(entry):
+        pattern = Path(entry)
+        base = Path(pattern.anchor) if pattern.is_absolute() else root
+        return sorted(
+            p
+            for p in base.glob(str(pattern.relative_to(base)) if pattern.is_absolute() else entry)
+            if p.is_file()
+        )
+    path = root / entry
+    return [path] if path.exists() else []
 
 
 def load_project(path: Path) -> LoadedProject:

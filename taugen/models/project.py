@@ -155,6 +155,11 @@ class Project(StrictModel):
         default=None, description="Profile files or folders; default: the built-in profiles"
     )
     clusters: list[Cluster] = Field(min_length=1)
+    crds: list[Annotated[str, Field(min_length=1)]] | None = Field(
+        default=None,
+        description="Upstream CRD files, folders or globs (relative to this file), e.g. the Kueue "
+        "release manifest the repository deploys: their schemas and CEL rules validate the tree",
+    )
     gitops: GitOps | None = Field(
         default=None, description="G6: generate the Argo CD ApplicationSets and Flux Kustomizations"
     )

@@ -1,95 +1,37 @@
-"""Where CEL rules come from: the CRDs bundled in taugen/crds/ and `--crd` files (issue 20).
+"""Where CEL rules come from: the upstream CRDs the user gives (issue 30).
 
-A kind's rules are its CRD version's `openAPIV3Schema` as it is, `x-kubernetes-validations`
-included. A `--crd` file replaces a bundled CRD of the same apiVersion and kind. Nothing is
-read before an object asks: a bundled file is parsed only when it holds rules and the tree
-holds an object of its group (a build's gate reads the Kueue CRDs, never LWS's 1.3 MB).
+taugen ships no upstream CRD. A kind's rules are those of the CRD version given for it with
+`--crd` or `crds:` in taugen.yaml, its `openAPIV3Schema` as it is, `x-kubernetes-validations`
+included. A kind with no given CRD is checked by taugen's own rules instead (taugen/api), and
+the report says which upstream rules were not evaluated.
 """
 
 from __future__ import annotations
 
 import copy
-import re
-from functools import cache
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
-from taugen import PACKAGE
-from taugen.validate.crd import crd_documents, crd_files
+from taugen.validate.crd import CrdVersion
 
 Schema = dict[str, Any]
 Key = tuple[str, str]  # (apiVersion, kind)
-BUNDLED = PACKAGE / "crds"
 RULES_KEY = "x-kubernetes-validations"
-GROUP_LINE = re.compile(r"^  group: *['\"]?([^\s'\"]+)", re.MULTILINE)  # controller-gen's layout
-
-
-def bundled_files() -> list[Path]:
-    return sorted(p for folder in sorted(BUNDLED.iterdir()) if folder.is_dir() for p in crd_files(folder))
-
-
-@cache
-def _bundled_groups() -> dict[Path, frozenset[str]]:
-    """Bundled file -> the groups of its CRDs; only files that hold rules."""
-    found = {}
-    for path in bundled_files():
-        text = path.read_text()
-        if RULES_KEY in text:
-            found[path] = frozenset(GROUP_LINE.findall(text))
-    return found
-
-
-def schemas_of(path: Path) -> dict[Key, Schema]:
-    """(apiVersion, kind) -> openAPIV3Schema, for every CRD version in one file."""
-    found: dict[Key, Schema] = {}
-    for doc in crd_documents(path):
-        spec = doc.get("spec") or {}
-        for version in spec.get("versions") or []:
-            schema = ((version.get("schema") or {}).get("openAPIV3Schema")) or {}
-            found[(f"{spec.get('group')}/{version.get('name')}", str(spec["names"]["kind"]))] = schema
-    return found
-
-
-_bundled_schemas = cache(schemas_of)
 
 
 class RuleSource:
-    """(apiVersion, kind) -> the openAPIV3Schema with its rules, bundled or from --crd."""
+    """(apiVersion, kind) -> the openAPIV3Schema with its rules, of a given CRD."""
 
-    def __init__(self, crds: tuple[Path, ...] = ()) -> None:
-        self._given = crds
-        self._from_given: dict[Key, Schema] | None = None
-        self._loaded: dict[Key, Schema] | None = None
-        self._groups: set[str] = set()
-        self._kinds: frozenset[Key] | None = None
+    def __init__(self, crds: Mapping[Key, CrdVersion] | None = None) -> None:
+        self._crds = dict(crds or {})
 
     def schema(self, key: Key) -> Schema | None:
-        group = key[0].rpartition("/")[0]
-        if not group:
-            return None  # a core kind: no CRD
-        if self._loaded is None or group not in self._groups:
-            self._load(group)
-        assert self._loaded is not None
-        return self._loaded.get(key)
+        crd = self._crds.get(key)
+        return crd.openapi if crd is not None else None
 
     def given_kinds(self) -> frozenset[Key]:
-        """The (apiVersion, kind) of every CRD version given (--crd): for these the CRD's own
-        rules speak, not taugen's checks of the upstream rules (validate/upstream.py)."""
-        if self._kinds is None:
-            self._kinds = frozenset(k for s in self._given for p in crd_files(s) for k in schemas_of(p))
-        return self._kinds
-
-    def _load(self, group: str) -> None:
-        self._groups.add(group)
-        found: dict[Key, Schema] = {}
-        for path, groups in _bundled_groups().items():
-            if groups & self._groups:
-                found.update(_bundled_schemas(path))
-        if self._from_given is None:  # the SchemaStore read them first: a broken file never gets here
-            self._from_given = {}
-            for path in (p for source in self._given for p in crd_files(source)):
-                self._from_given.update(schemas_of(path))
-        self._loaded = {**found, **self._from_given}
+        """The kinds whose upstream rules speak (their CRD was given)."""
+        return frozenset(self._crds)
 
 
 def rule_sites(schema: Schema) -> Schema | None:

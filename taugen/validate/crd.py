@@ -23,7 +23,7 @@ carries one).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ from taugen import names
 from taugen.errors import InputError, Problem
 from taugen.load.fast import yaml11_documents
 from taugen.validate.patterns import python_pattern, whole
+from taugen.validate.releases import crd_release, release_of
 
 Schema = dict[str, Any]
 
@@ -110,6 +111,9 @@ class CrdVersion:
     namespaced: bool
     served: bool
     schema: Schema  # strict_schema of the version's openAPIV3Schema
+    openapi: Schema = field(default_factory=dict, compare=False)  # as the CRD has it, CEL rules included
+    path: Path = field(default=Path(), compare=False)  # the file it was read from
+    release: str | None = field(default=None, compare=False)  # the project's release, when it says
 
     @property
     def api_version(self) -> str:
@@ -124,12 +128,15 @@ def crd_files(source: Path) -> list[Path]:
 
 
 def load_crds(source: Path) -> dict[tuple[str, str], CrdVersion]:
-    """(apiVersion, kind) -> CrdVersion, for every CRD in the file or folder (a List of CRDs too)."""
+    """(apiVersion, kind) -> CrdVersion, for every CRD in the file or folder (a List of CRDs too);
+    every other document (a release manifest's Deployment, RBAC, ...) only names the release."""
     found: dict[tuple[str, str], CrdVersion] = {}
     for path in crd_files(source):
         try:
-            for doc in crd_documents(path):
-                found.update(_versions(doc))
+            docs = manifest_documents(path)
+            release = release_of(docs)
+            for doc in (d for d in docs if d.get("kind") == "CustomResourceDefinition"):
+                found.update(_versions(doc, path, crd_release(doc) or release))
         except yaml.YAMLError as err:
             mark = getattr(err, "problem_mark", None)
             line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -143,30 +150,39 @@ def load_crds(source: Path) -> dict[tuple[str, str], CrdVersion]:
     return found
 
 
-def _versions(doc: dict[str, Any]) -> dict[tuple[str, str], CrdVersion]:
+def _versions(doc: dict[str, Any], path: Path, release: str | None) -> dict[tuple[str, str], CrdVersion]:
     spec = doc["spec"]
     found = {}
     for version in spec["versions"]:
+        openapi = version["schema"]["openAPIV3Schema"]
         crd = CrdVersion(
             group=spec["group"],
             version=version["name"],
             kind=spec["names"]["kind"],
             namespaced=spec["scope"] == "Namespaced",
             served=bool(version.get("served")),
-            schema=strict_schema(version["schema"]["openAPIV3Schema"]),
+            schema=strict_schema(openapi),
+            openapi=openapi,
+            path=path,
+            release=release,
         )
         found[(crd.api_version, crd.kind)] = crd
     return found
 
 
-def crd_documents(path: Path) -> list[dict[str, Any]]:
+def manifest_documents(path: Path) -> list[dict[str, Any]]:
+    """Every object of a file, a List's items as objects of their own."""
     docs: list[dict[str, Any]] = []
     for doc in yaml11_documents(path.read_text()):
-        if isinstance(doc, dict) and doc.get("kind") in ("List", "CustomResourceDefinitionList"):
+        if isinstance(doc, dict) and str(doc.get("kind", "")).endswith("List"):
             docs.extend(item for item in doc.get("items") or [] if isinstance(item, dict))
         elif isinstance(doc, dict):
             docs.append(doc)
-    return [d for d in docs if d.get("kind") == "CustomResourceDefinition"]
+    return docs
+
+
+def crd_documents(path: Path) -> list[dict[str, Any]]:
+    return [d for d in manifest_documents(path) if d.get("kind") == "CustomResourceDefinition"]
 
 
 def object_schema(crd: CrdVersion) -> Schema:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,13 +54,15 @@ class Report:
     files: int
     unreadable: list[Finding] = field(default_factory=list)  # YAML that is no manifest at all
     unchecked: list[Unchecked] = field(default_factory=list)  # CEL rules not evaluated (cel.py)
+    without_crd: dict[str, int] = field(default_factory=dict)  # group -> objects whose CRD was not given
+    sources: list[Finding] = field(default_factory=list)  # about the given CRDs (releases.py)
 
     def count(self, status: Status) -> int:
         return sum(r.status == status for r in self.results)
 
     @property
     def findings(self) -> list[Finding]:
-        return sorted([*self.unreadable, *(f for r in self.results for f in r.findings)])
+        return sorted([*self.sources, *self.unreadable, *(f for r in self.results for f in r.findings)])
 
     @property
     def valid(self) -> bool:
@@ -89,7 +91,31 @@ def validate(
     for item in _api_server_findings(resources, cel, roots):
         by_resource[index[item.owner]].append(item)
     results = [_result(r, sorted(by_resource[i]), sources[i]) for i, r in enumerate(resources)]
-    return Report(results, files, unreadable or [], unchecked_list(cel.unchecked))
+    return Report(
+        results,
+        files,
+        unreadable or [],
+        unchecked_list(cel.unchecked),
+        _without_crd(results, store.rules.given_kinds()),
+        store.release_findings(),
+    )
+
+
+def _without_crd(results: list[Result], given: frozenset[tuple[str, str]]) -> dict[str, int]:
+    """Objects of a custom resource kind whose CRD was not given: its upstream rules did not run
+    (taugen's own did). A built-in kind's schema is Kubernetes' own: it needs no CRD."""
+    groups: Counter[str] = Counter()
+    for result in results:
+        obj = result.resource.obj
+        api_version = str(obj.get("apiVersion", "")) if isinstance(obj, dict) else ""
+        group = api_version.rpartition("/")[0]
+        if (
+            "." in group
+            and result.schema_source != "kubernetes"
+            and (api_version, result.resource.kind) not in given
+        ):
+            groups[group] += 1
+    return dict(sorted(groups.items()))
 
 
 def _api_server_findings(

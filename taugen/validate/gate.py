@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from taugen.errors import FoundProblems
+from taugen.errors import FoundProblems, Problem
 from taugen.load.document import Document
 from taugen.validate.engine import validate
 from taugen.validate.report import render, summary
@@ -16,8 +16,11 @@ from taugen.validate.schemas import SchemaStore
 Objects = Mapping[str, list[dict[str, Any]]]  # file -> objects in file order
 
 
-def check_tree(root: Path, clusters: Mapping[str, tuple[Objects, Mapping[str, bytes]]]) -> None:
-    """Validate the compiled objects (not yet written); FoundProblems lists every error.
+def check_tree(
+    root: Path, clusters: Mapping[str, tuple[Objects, Mapping[str, bytes]]], crds: tuple[Path, ...] = ()
+) -> list[Problem]:
+    """Validate the compiled objects (not yet written); FoundProblems lists every error. The
+    warnings about the given CRDs are returned (a CRD of another Kueue release).
 
     The objects are validated as they are; a position is found in the file's text only for a
     problem (parsing the emitted tree again would double a large build's time)."""
@@ -29,8 +32,9 @@ def check_tree(root: Path, clusters: Mapping[str, tuple[Objects, Mapping[str, by
                 Resource(Document(root / name / rel, obj, text=text, index=i)) for i, obj in enumerate(docs)
             ]
     count = sum(len(objects) for objects, _ in clusters.values())
-    report = validate(resources, SchemaStore(), count, roots=[root / name for name in clusters])
+    report = validate(resources, SchemaStore(crds=crds), count, roots=[root / name for name in clusters])
     if not report.valid:
         errors = [f for f in report.findings if f.is_error]
         lines = [*(line for f in errors for line in render(f, Path.cwd())), summary(report)]
         raise FoundProblems("the compiled tree does not validate; nothing was written", lines)
+    return [f.problem for f in report.sources]

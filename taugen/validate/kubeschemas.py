@@ -1,13 +1,14 @@
-"""The schemas `validate --kubeconform` hands kubeconform: the upstream CRDs', not taugen's models'.
+"""The schemas `validate --kubeconform` hands kubeconform: the given CRDs', else taugen's own.
 
 Written into a scratch folder for one run, in kubeconform's own layout:
 
-- `crd/{kind}-{group}-{version}.json` (lower case): every version of the CRDs bundled in
-  taugen/crds and of `--crd` files (a `--crd` one replaces a bundled one), converted as the
-  workspace's kit converts them (kubeconform's `openapi2jsonschema.py` with
-  `DENY_ROOT_ADDITIONAL_PROPERTIES`: an object that lists properties is closed at every level),
-  except that an object with `x-kubernetes-preserve-unknown-fields` stays open, as the API
-  server keeps it (`crd.strict_schema`). Patterns stay RE2: kubeconform is Go.
+- `crd/{kind}-{group}-{version}.json` (lower case): every version of the `--crd` (and
+  `crds:`) CRDs of the tree's groups, converted as kubeconform's `openapi2jsonschema.py`
+  converts them with `DENY_ROOT_ADDITIONAL_PROPERTIES` (an object that lists properties is
+  closed at every level), except that an object with `x-kubernetes-preserve-unknown-fields`
+  stays open, as the API server keeps it (`crd.strict_schema`). Patterns stay RE2: kubeconform
+  is Go. A kind of the tree with no given CRD gets taugen's own schema of it (taugen/schemas,
+  generated from taugen/api), so kubeconform still checks it: taugen ships no upstream CRD.
 - `core/{kind}{-group-version}.json`: the built-in kinds of the tree (Node, PriorityClass, the
   ValidatingAdmissionPolicy and its binding of G3, ...) from kubernetes-validate's strict
   schemas for `--kubernetes-version` (a taugen dependency), each `$ref` inlined so the file
@@ -22,9 +23,8 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from taugen.validate.celrules import GROUP_LINE, bundled_files, schemas_of
-from taugen.validate.crd import crd_files, strict_schema
-from taugen.validate.schemas import K8S_SCHEMAS, builtin_name, kubernetes_folder
+from taugen.validate.crd import load_crds, strict_schema
+from taugen.validate.schemas import K8S_SCHEMAS, builtin_name, kubernetes_folder, own_schema_path
 
 Key = tuple[str, str]  # (apiVersion, kind)
 CRD_FILE = "{{ .ResourceKind }}-{{ .Group }}-{{ .ResourceAPIVersion }}.json"
@@ -41,25 +41,21 @@ def write_schemas(
 ) -> list[str]:
     """The schemas of `kinds` in `folder`; the kubeconform `-schema-location`s that find them."""
     wanted = set(kinds)
-    from_crds = crd_schemas({k[0].rpartition("/")[0] for k in wanted}, crds)
+    groups = {k[0].rpartition("/")[0] for k in wanted}
+    given = {k: crd.openapi for source in crds for k, crd in load_crds(source).items() if crd.group in groups}
     (folder / "crd").mkdir(parents=True, exist_ok=True)
-    for (api_version, kind), schema in sorted(from_crds.items()):
-        group, _, version = api_version.rpartition("/")
-        name = f"{kind}-{group}-{version}.json".lower()
-        (folder / "crd" / name).write_text(json.dumps(strict_schema(schema, str)))
-    core = write_core_schemas(folder / "core", sorted(wanted - from_crds.keys()), kubernetes_version)
+    for (api_version, kind), schema in sorted(given.items()):
+        (folder / "crd" / _crd_name(api_version, kind)).write_text(json.dumps(strict_schema(schema, str)))
+    own = {k: path for k in wanted - given.keys() if (path := own_schema_path(*k)) and path.is_file()}
+    for (api_version, kind), path in sorted(own.items()):
+        (folder / "crd" / _crd_name(api_version, kind)).write_bytes(path.read_bytes())
+    core = write_core_schemas(folder / "core", sorted(wanted - given.keys() - own.keys()), kubernetes_version)
     return [f"{folder}/crd/{CRD_FILE}", core]
 
 
-def crd_schemas(groups: set[str], crds: tuple[Path, ...]) -> dict[Key, dict[str, Any]]:
-    """(apiVersion, kind) -> openAPIV3Schema: the bundled CRDs of these groups, then --crd's."""
-    found: dict[Key, dict[str, Any]] = {}
-    for path in bundled_files():
-        if groups & set(GROUP_LINE.findall(path.read_text())):
-            found.update(schemas_of(path))
-    for path in (p for source in crds for p in crd_files(source)):
-        found.update(schemas_of(path))
-    return found
+def _crd_name(api_version: str, kind: str) -> str:
+    group, _, version = api_version.rpartition("/")
+    return f"{kind}-{group}-{version}.json".lower()
 
 
 def write_core_schemas(folder: Path, kinds: Iterable[Key], kubernetes_version: str) -> str:

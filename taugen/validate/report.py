@@ -34,6 +34,8 @@ def render(item: Finding, base: Path) -> list[str]:
 def text(report: Report, base: Path) -> str:
     lines = [line for item in report.findings for line in render(item, base)]
     lines += [not_checked(u) for u in report.unchecked]
+    if report.without_crd:
+        lines.append(not_evaluated(report.without_crd))
     lines.append(summary(report))
     return "\n".join(lines) + "\n"
 
@@ -50,6 +52,19 @@ def not_checked(item: Unchecked) -> str:
     objects = f"{item.objects} object{'s' if item.objects != 1 else ''}"
     where = f"{item.kind} ({item.api_version}) {item.path}"
     return f"note: not checked on {objects}: {where}: {bounded(item.message)} — {item.why} (cel)"
+
+
+CRD_HOW = "give them with --crd FILE|DIR|- or `crds:` in taugen.yaml (docs/validate.md)"
+
+
+def not_evaluated(groups: dict[str, int]) -> str:
+    """One line: which upstream rules did not run, and how to give their CRDs (issue 30)."""
+    objects = sum(groups.values())
+    named = ", ".join(f"{group} ({count})" for group, count in groups.items())
+    return (
+        f"note: upstream CRD rules not evaluated on {objects} object{'s' if objects != 1 else ''} "
+        f"of {named}: no CRD given, taugen's own checks ran; {CRD_HOW}"
+    )
 
 
 def _entry(result: Result, base: Path) -> dict[str, Any]:
@@ -82,6 +97,7 @@ def as_json(report: Report, base: Path) -> str:
         "resources": [_entry(r, base) for r in report.results],
         "unreadable": [{"file": _shown(f.problem.path, base), **_problem(f)} for f in report.unreadable],
         "not_checked": [dataclasses.asdict(u) for u in report.unchecked],
+        "not_evaluated": {"groups": report.without_crd, "hint": CRD_HOW} if report.without_crd else None,
         "summary": {
             "resources": len(report.results),
             "files": report.files,

@@ -19,11 +19,13 @@ from referencing import Registry, Resource
 
 from taugen.api.schema import schema_file
 from taugen.choices import DEFAULT_KUBERNETES_VERSION
-from taugen.errors import TaugenError
+from taugen.errors import Problem, TaugenError
 from taugen.models.schemas import SCHEMA_DIR
 from taugen.validate.celrules import RuleSource
 from taugen.validate.crd import load_crds, object_schema
+from taugen.validate.findings import Finding
 from taugen.validate.patterns import with_re2_patterns
+from taugen.validate.releases import KUEUE_RELEASE, other_release, where_said
 
 # python-jsonschema reads `pattern` with Python's `$`; these read it as RE2 does (patterns.py)
 _DRAFT7: Any = with_re2_patterns(Draft7Validator)
@@ -62,13 +64,36 @@ class SchemaStore:
 
     def __init__(self, kubernetes_version: str = DEFAULT_KUBERNETES_VERSION, crds: tuple[Path, ...] = ()):
         self.k8s_folder = kubernetes_folder(kubernetes_version)
+        self.crds = {key: crd for source in crds for key, crd in load_crds(source).items()}
         self.crd_checkers: dict[tuple[str, str], Checker] = {}
-        for source in crds:
-            for key, crd in load_crds(source).items():
-                schema = object_schema(crd)
-                fast = _fast(partial(jsonschema_rs.Draft7Validator, schema))
-                self.crd_checkers[key] = Checker(_DRAFT7(schema), fast, "crd")
-        self.rules = RuleSource(crds)  # the CEL rules: the bundled CRDs and these (celrules.py)
+        for key, crd in self.crds.items():
+            schema = object_schema(crd)
+            fast = _fast(partial(jsonschema_rs.Draft7Validator, schema))
+            self.crd_checkers[key] = Checker(_DRAFT7(schema), fast, "crd")
+        self.rules = RuleSource(self.crds)  # the CEL rules of these CRDs (celrules.py)
+
+    def release_findings(self) -> list[Finding]:
+        """A warning for each file of Kueue CRDs from a release other than the one taugen follows."""
+        files = {
+            crd.path: release
+            for crd in self.crds.values()
+            if (release := other_release(crd.group, crd.release))
+        }
+        return [
+            Finding(
+                Problem(
+                    path,
+                    *where_said(path, release),
+                    "crd",
+                    f"these Kueue CRDs are Kueue {release}'s; taugen follows Kueue {KUEUE_RELEASE}",
+                    "fields and rules may differ: give the CRDs of the Kueue your cluster runs, "
+                    "and check docs/validate.md for what taugen's own checks assume",
+                    "warning",
+                ),
+                "CustomResourceDefinition",
+            )
+            for path, release in sorted(files.items())
+        ]
 
     def lookup(self, api_version: str, kind: str) -> Checker | None:
         key = (api_version, kind)

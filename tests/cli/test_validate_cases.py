@@ -74,6 +74,12 @@ USAGE = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): error: .
 ANY_FINDING = re.compile(r"(^|: )(error|warning): ")
 HINT = "  hint: "
 NOTE = re.compile(r"^note: not checked on \d+ objects?: .+ \(cel\)$")
+# issue 30: one line naming the groups whose CRD was not given, and how to give them
+NOT_EVALUATED = re.compile(
+    r"^note: upstream CRD rules not evaluated on \d+ objects? of (?P<groups>.+): no CRD given, "
+    r"taugen's own checks ran; give them with --crd FILE\|DIR\|- or `crds:` in taugen\.yaml "
+    r"\(docs/validate\.md\)$"
+)
 SUMMARY = re.compile(
     r"^(?P<resources>\d+) resources in (?P<files>\d+) files — "
     r"valid (?P<valid>\d+), invalid (?P<invalid>\d+), skipped (?P<skipped>\d+)$"
@@ -142,6 +148,7 @@ class Printed:
     summary: dict[str, int]
     messages: list[str] = field(default_factory=list)  # of each finding, in printed order
     notes: list[str] = field(default_factory=list)  # CEL rules not checked
+    without_crd: str | None = None  # the groups whose upstream rules did not run (issue 30)
 
 
 def parse_text(output: str) -> Printed:
@@ -150,8 +157,10 @@ def parse_text(output: str) -> Printed:
     findings: list[Found] = []
     subjects: list[str] = []
     messages: list[str] = []
-    notes = [line for line in lines if line.startswith("note: ")]
+    notes = [line for line in lines if line.startswith("note: ") and not NOT_EVALUATED.match(line)]
     assert all(NOTE.match(note) for note in notes), notes
+    without_crd = [m["groups"] for m in map(NOT_EVALUATED.match, lines) if m]
+    assert len(without_crd) <= 1, output
     for index, line in enumerate(lines):
         if line.startswith(HINT) or not ANY_FINDING.search(line) or line.startswith("note: "):
             continue
@@ -167,7 +176,7 @@ def parse_text(output: str) -> Printed:
     summaries = [m for m in map(SUMMARY.match, lines) if m]
     assert len(summaries) == 1, f"not one summary line:\n{output}"
     counts = {k: int(v) for k, v in summaries[0].groupdict().items()}
-    return Printed(findings, subjects, counts, messages, notes)
+    return Printed(findings, subjects, counts, messages, notes, without_crd[0] if without_crd else None)
 
 
 def parse_usage(output: str) -> list[Found]:

@@ -1,6 +1,6 @@
 """`taugen validate --kubeconform` with the real kubeconform (the kit's binary, alone): the
-schemas it is handed are derived from the upstream CRDs and Kubernetes' own (issue 20), so its
-verdict on a Kueue object is the CRD's, and every object of the example has a schema."""
+schemas it is handed are taugen's own, a given CRD's instead (issue 30), and Kubernetes' own
+(issue 20), so its verdict on a Kueue object is the schema's, and every object of the example has one."""
 
 from __future__ import annotations
 
@@ -13,13 +13,11 @@ from typing import Any
 import pytest
 import yaml
 
-from taugen.validate.celrules import BUNDLED
 from tests.cli.test_validate_cases import parse_text
-from tests.conftest import REPO, Run
+from tests.conftest import REPO, Run, shared_crds
 from tests.support.kubeconform import BINARY, require_kit
 
 FLAVORS = REPO / "out" / "eastus-prod" / "resourceflavors.yaml"
-FLAVOR_CRD = BUNDLED / "kueue" / "kueue.x-k8s.io_resourceflavors.yaml"
 NOTE = re.compile(r"^kubeconform: (\d+) resources checked, (\d+) failed, (\d+) skipped \(no schema\)$", re.M)
 
 
@@ -84,8 +82,9 @@ def test_a_kueue_object_with_an_unknown_field_is_refused_by_kubeconform(
 
 
 def _crd_with_colocation(tmp_path: Path) -> Path:
-    """The bundled ResourceFlavor CRD, its v1beta2 spec given a `colocation` string."""
-    crd: dict[str, Any] = yaml.safe_load(FLAVOR_CRD.read_text())
+    """The upstream ResourceFlavor CRD, its v1beta2 spec given a `colocation` string."""
+    flavor_crd = shared_crds("kueue") / "kueue.x-k8s.io_resourceflavors.yaml"
+    crd: dict[str, Any] = yaml.safe_load(flavor_crd.read_text())
     version = next(v for v in crd["spec"]["versions"] if v["name"] == "v1beta2")
     version["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["colocation"] = {
         "type": "string"
@@ -96,7 +95,7 @@ def _crd_with_colocation(tmp_path: Path) -> Path:
 
 
 @pytest.mark.usefixtures("real_kubeconform")
-def test_a_crd_file_replaces_the_bundled_one_for_kubeconform(
+def test_a_crd_file_replaces_taugens_own_schema_for_kubeconform(
     tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     crd = _crd_with_colocation(tmp_path)

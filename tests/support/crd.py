@@ -3,6 +3,7 @@ with `validation_errors`, which only the tests use (issue 18)."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from jsonschema import Draft7Validator
@@ -16,6 +17,7 @@ from taugen.validate.crd import (
     strict_schema,
 )
 from taugen.validate.patterns import python_pattern, with_re2_patterns
+from tests.conftest import shared_crds
 
 __all__ = [
     "OBJECT_META",
@@ -25,6 +27,7 @@ __all__ = [
     "object_schema",
     "python_pattern",
     "strict_schema",
+    "upstream_crds",
     "validation_errors",
 ]
 
@@ -36,3 +39,14 @@ def validation_errors(schema: Schema, obj: Any) -> list[str]:
         f"{'.'.join(str(step) for step in error.absolute_path) or '<root>'}: {error.message}"
         for error in validator.iter_errors(obj)
     )
+
+
+@cache
+def _loaded(project: str) -> dict[tuple[str, str], CrdVersion]:
+    return load_crds(shared_crds(project))
+
+
+def upstream_crds(project: str) -> dict[tuple[str, str], CrdVersion]:
+    """The upstream CRDs of ../shared/crds/<project>, read once a session; skips without them."""
+    shared_crds(project)  # the skip, before the cache
+    return _loaded(project)

@@ -4,8 +4,9 @@ The kit's core schemas are six kinds (Node, PriorityClass, ConfigMap, Namespace,
 ValidatingAdmissionPolicy and its binding (G3) are given to it here, written as
 `taugen validate --kubeconform` writes them (taugen/validate/kubeschemas.py: kubernetes-validate's
 v1.34 strict schemas, every `$ref` inlined), in the kit's core layout. So are Argo CD's Application
-and ApplicationSet (G6's out/_argocd/), from tests/data/gitops-crds/; the kit skips every kind
-named Kustomization, Flux's too (tests/unit/test_gitops_crds.py checks those).
+and ApplicationSet (G6's out/_argocd/), converted from the upstream CRDs in ../shared/crds/argocd
+where they are (issue 30: nothing upstream is committed); the kit skips every kind named
+Kustomization, Flux's too (tests/unit/test_gitops_crds.py checks those).
 """
 
 from __future__ import annotations
@@ -16,8 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from taugen.validate.celrules import schemas_of
-from taugen.validate.crd import strict_schema
+from taugen.validate.crd import load_crds, strict_schema
 from taugen.validate.kubeschemas import write_core_schemas
 from tests.conftest import SHARED
 
@@ -28,7 +28,7 @@ EXTRA = (
     ("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"),
     ("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding"),
 )
-GITOPS_CRDS = Path(__file__).resolve().parents[1] / "data" / "gitops-crds"
+ARGOCD_CRDS = SHARED / "crds" / "argocd"
 
 
 def kubeconform(folders: list[Path], tmp_path: Path) -> subprocess.CompletedProcess[str]:
@@ -49,12 +49,12 @@ def write_extra_schemas(schemas: Path) -> str:
     -schema-location. Argo CD's are converted as `validate --kubeconform` converts a CRD
     (strict, patterns left RE2 for Go)."""
     location = write_core_schemas(schemas, EXTRA, KIT_VERSION)
-    for path in sorted(GITOPS_CRDS.glob("*.json")):
-        for (api_version, kind), schema in schemas_of(path).items():
-            group, _, version = api_version.rpartition("/")
-            if group == "argoproj.io":  # kubeconform's KindSuffix: -<group's first label>-<version>
-                name = f"{kind.lower()}-{group.split('.')[0]}-{version}"
-                (schemas / f"{name}.json").write_text(json.dumps(strict_schema(schema, str)))
+    for (api_version, kind), crd in sorted(load_crds(ARGOCD_CRDS).items()):
+        group, _, version = api_version.rpartition(
+            "/"
+        )  # kubeconform's KindSuffix: -<group's first label>-<version>
+        name = f"{kind.lower()}-{group.split('.')[0]}-{version}"
+        (schemas / f"{name}.json").write_text(json.dumps(strict_schema(crd.openapi, str)))
     return location
 
 

@@ -1,6 +1,7 @@
-"""`taugen diff` checks the CRDs' transition rules (oldSelf) on every object both trees hold
-(issue 20): on a real diff of the example's eastus-prod tree against an edited copy, each
-update the API server refuses is a `rejected` risk naming the rule's message and where it sits."""
+"""`taugen diff` checks the given CRDs' transition rules (oldSelf) on every object both trees hold
+(issue 20, 30: `--crd`, here the upstream Kueue CRDs): on a real diff of the example's
+eastus-prod tree against an edited copy, each update the API server refuses is a `rejected` risk
+naming the rule's message and where it sits."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from pathlib import Path
 
 from taugen.diff.engine import DiffOptions, diff
 from taugen.validate.celrules import RuleSource
+from taugen.validate.crd import load_crds
 from taugen.validate.transition import Refusal, TransitionCheck
-from tests.conftest import REPO
+from tests.conftest import REPO, shared_crds
 
 TREE = REPO / "out" / "eastus-prod"
 EDITS = {  # file: (text in the built tree, its replacement)
@@ -32,7 +34,7 @@ def _trees(tmp_path: Path) -> Path:
 
 
 def test_each_refused_update_is_a_rejected_risk_naming_the_rule(tmp_path: Path) -> None:
-    result = diff(DiffOptions("base", "head", cwd=_trees(tmp_path)))
+    result = diff(DiffOptions("base", "head", cwd=_trees(tmp_path), crds=(shared_crds("kueue"),)))
 
     rejected = {
         (e.ident.kind, e.ident.name, r.reason) for e in result.entries for r in e.risks if r.id == "rejected"
@@ -49,16 +51,40 @@ def test_each_refused_update_is_a_rejected_risk_naming_the_rule(tmp_path: Path) 
     assert result.crosses("rejected")
 
 
+def test_without_crds_taugens_own_checks_refuse_the_same_updates(tmp_path: Path) -> None:
+    # issue 30: no CRD given, the transition checks beside the models (api/rules.py) speak
+    result = diff(DiffOptions("base", "head", cwd=_trees(tmp_path)))
+
+    rejected = {
+        (e.ident.kind, e.ident.name, r.reason) for e in result.entries for r in e.risks if r.id == "rejected"
+    }
+    levels = "a Topology's levels cannot change once the object exists"
+    target = "a LocalQueue's clusterQueue cannot change once the object exists"
+    flavor = "topologyName cannot change: the flavor in the cluster has a topologyName"
+    assert rejected == {
+        ("Topology", "taugrid-gpu-topology", f"taugen's rule immutable-field at spec.levels: {levels}"),
+        ("LocalQueue", "taugrid", f"taugen's rule immutable-field at spec.clusterQueue: {target}"),
+        (
+            "ResourceFlavor",
+            "taugrid-a100-80gb",
+            f"taugen's rule tas-flavor-fixed at spec.topologyName: {flavor}",
+        ),
+    }
+
+
 def test_an_update_the_rules_allow_is_no_risk(tmp_path: Path) -> None:
     shutil.copytree(TREE, tmp_path / "base" / "eastus-prod")
     shutil.copytree(TREE, tmp_path / "head" / "eastus-prod")
     flavors = tmp_path / "head" / "eastus-prod" / "resourceflavors.yaml"
     flavors.write_text(flavors.read_text().replace("    value: gpu\n", "    value: gpu-2\n", 1))  # a taint
 
-    result = diff(DiffOptions("base", "head", cwd=tmp_path))
+    result = diff(DiffOptions("base", "head", cwd=tmp_path, crds=(shared_crds("kueue"),)))
+    own = diff(DiffOptions("base", "head", cwd=tmp_path))  # taugen's own checks (issue 30)
 
     assert [e.headline for e in result.entries]  # the taint changed
     assert not [r for e in result.entries for r in e.risks if r.id == "rejected"]
+    assert [e.headline for e in own.entries] == [e.headline for e in result.entries]
+    assert not [r for e in own.entries for r in e.risks if r.id == "rejected"]
 
 
 THING_CRD = """\
@@ -86,7 +112,7 @@ spec:
 
 def test_a_rule_cel_python_cannot_evaluate_is_never_passed(tmp_path: Path) -> None:
     (tmp_path / "thing.yaml").write_text(THING_CRD)
-    check = TransitionCheck(RuleSource((tmp_path / "thing.yaml",)))
+    check = TransitionCheck(RuleSource(load_crds(tmp_path / "thing.yaml")))
     old = {"apiVersion": "example.com/v1", "kind": "Thing", "spec": {"x": [1]}}
     new = {"apiVersion": "example.com/v1", "kind": "Thing", "spec": {"x": [2, 1]}}
 

@@ -1,5 +1,5 @@
 """K6: JobSet runs (`workload: jobset`, `jobs`): the model's errors with their positions, what
-render refuses, and the rendered JobSet against the upstream JobSet CRD (tests/data/jobset-crd/)."""
+render refuses, and the rendered JobSet against the upstream JobSet CRD (read in ../shared/crds/jobset)."""
 
 from __future__ import annotations
 
@@ -12,13 +12,12 @@ import pytest
 from taugen.runs.context import resolve_run
 from taugen.runs.preflight import preflight
 from taugen.runs.render import render
-from tests.support.crd import load_crds, object_schema, validation_errors
+from tests.support.crd import object_schema, upstream_crds, validation_errors
 from tests.support.kai import KAI_RUNS, build_kai_lab
 from tests.support.runs import objects_of
 from tests.support.unit import problems_of
 
 REPO = Path(__file__).resolve().parents[2]
-CRDS = load_crds(REPO / "tests" / "data" / "jobset-crd")
 HEAD = """apiVersion: taugen.tau.azure.com/v1alpha1
 kind: Run
 metadata: {name: llm, namespace: team-a}
@@ -51,7 +50,7 @@ def _problems(project: Path, body: str, cluster: str = "lab-kueue") -> list[tupl
 
 
 def _errors(obj: dict[str, Any]) -> list[str]:
-    return validation_errors(object_schema(CRDS[(obj["apiVersion"], obj["kind"])]), obj)
+    return validation_errors(object_schema(upstream_crds("jobset")[(obj["apiVersion"], obj["kind"])]), obj)
 
 
 def _jobset(project: Path, case: str) -> dict[str, Any]:
@@ -59,8 +58,8 @@ def _jobset(project: Path, case: str) -> dict[str, Any]:
     return obj
 
 
-def test_the_bundle_holds_the_jobset_crd() -> None:
-    assert sorted(CRDS) == [("jobset.x-k8s.io/v1alpha2", "JobSet")]
+def test_the_upstream_crd_holds_the_jobset_kind() -> None:
+    assert sorted(upstream_crds("jobset")) == [("jobset.x-k8s.io/v1alpha2", "JobSet")]
 
 
 @pytest.mark.parametrize("case", ["kueue-jobset", "kai-jobset"])

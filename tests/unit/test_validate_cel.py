@@ -1,8 +1,8 @@
-"""Issue 20: the bundled CRDs, their CEL rules' coverage, the gate, sizes, and the example's tree."""
+"""Issue 20 and 30: CEL rules of the CRDs a user gives (none ship with taugen), their coverage on
+the upstream CRDs (../shared/crds, read there), the gate, sizes, and the example's tree."""
 
 from __future__ import annotations
 
-import filecmp
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -13,13 +13,13 @@ import yaml
 from taugen.commands.validate import ValidateOptions, validate_paths
 from taugen.errors import FoundProblems
 from taugen.validate.cel import TRANSITION, compiled
-from taugen.validate.celrules import BUNDLED, GROUP_LINE, RULES_KEY, bundled_files, schemas_of
-from taugen.validate.crd import crd_documents
+from taugen.validate.celrules import RULES_KEY
+from taugen.validate.crd import load_crds
 from taugen.validate.gate import check_tree
 from taugen.validate.objects import MAX_FILE
-from tests.conftest import REPO, SHARED
+from tests.conftest import REPO, shared_crds
 
-PROJECTS = ("grove", "kai", "kueue", "lws", "nfd")
+WIDGET_CRD = REPO / "tests" / "cases" / "validate" / "crd-cel-rules" / "widget-crd.yaml"  # the team's own
 
 
 def _rules(schema: dict[str, Any]) -> list[str]:
@@ -32,43 +32,24 @@ def _rules(schema: dict[str, Any]) -> list[str]:
     return found
 
 
-def _bundled_rules() -> list[str]:
-    return [
-        rule for path in bundled_files() for schema in schemas_of(path).values() for rule in _rules(schema)
-    ]
+def _upstream_rules(*projects: str) -> list[str]:
+    crds = {k: v for project in projects for k, v in load_crds(shared_crds(project)).items()}
+    return [rule for crd in crds.values() for rule in _rules(crd.openapi)]
 
 
-def test_the_bundle_holds_each_project_with_its_source() -> None:
-    assert sorted(p.name for p in BUNDLED.iterdir() if p.is_dir()) == list(PROJECTS)
-    for project in PROJECTS:
-        assert (BUNDLED / project / "SOURCE.md").is_file(), project
-        assert any(p.suffix == ".yaml" for p in (BUNDLED / project).iterdir()), project
-
-
-def test_the_bundle_is_the_upstream_crds_unchanged() -> None:
-    if not (SHARED / "crds").is_dir():
-        pytest.skip(f"{SHARED / 'crds'} is absent")
-    for project in PROJECTS:
-        ours, theirs = BUNDLED / project, SHARED / "crds" / project
-        names = sorted(p.name for p in theirs.iterdir())
-        assert sorted(p.name for p in ours.iterdir()) == names, project
-        _, mismatch, errors = filecmp.cmpfiles(ours, theirs, names, shallow=False)
-        assert mismatch == errors == [], project
-
-
-def test_a_bundled_file_is_read_for_the_groups_its_text_names() -> None:
-    # celrules reads a bundled file only for an object of a group it finds by a regex in the text
-    for path in bundled_files():
-        parsed = {str(doc["spec"]["group"]) for doc in crd_documents(path)}
-        assert set(GROUP_LINE.findall(path.read_text())) == parsed, path.name
-
-
-def test_every_bundled_rule_is_checked_but_the_transition_rules() -> None:
-    rules = _bundled_rules()
+def test_every_upstream_rule_is_checked_but_the_transition_rules() -> None:
+    rules = _upstream_rules("kueue", "kai", "nfd", "grove")
     why = Counter(compiled(rule).why_not for rule in rules)
     assert len(rules) == 45  # Kueue v0.19.2 (v1beta1 and v1beta2, MultiKueue) 42, KAI's Topology 3
     assert why == {None: 32, TRANSITION: 13}, why
     assert all(("oldSelf" in rule) == (compiled(rule).why_not == TRANSITION) for rule in rules)
+
+
+def test_the_teams_own_crd_has_checked_and_unchecked_rules() -> None:
+    # the rule engine's own fixture (tests/cases/validate/crd-cel-rules): no upstream file
+    rules = [rule for crd in load_crds(WIDGET_CRD).values() for rule in _rules(crd.openapi)]
+    assert [compiled(rule).why_not is None for rule in rules] == [True, False, False, True]
+    assert compiled(rules[2]).why_not == TRANSITION
 
 
 def test_a_rule_with_an_extension_or_syntax_cel_python_lacks_is_not_checked() -> None:
@@ -87,11 +68,12 @@ def _flavor(**spec: Any) -> dict[str, Any]:
     }
 
 
-def test_the_gate_never_writes_a_tree_the_api_server_refuses_by_a_cel_rule(tmp_path: Path) -> None:
+def test_the_gate_never_writes_a_tree_a_given_crds_cel_rule_refuses(tmp_path: Path) -> None:
     flavor = _flavor(topologyName="gpu-topology")  # a TAS flavor without node labels
     text = yaml.safe_dump(flavor).encode()
+    crds = (shared_crds("kueue"),)
     with pytest.raises(FoundProblems) as raised:
-        check_tree(tmp_path, {"c1": ({"flavors.yaml": [flavor]}, {"flavors.yaml": text})})
+        check_tree(tmp_path, {"c1": ({"flavors.yaml": [flavor]}, {"flavors.yaml": text})}, crds)
     assert any(
         "at least one nodeLabel is required when topology is set" in line for line in raised.value.lines
     )
@@ -124,9 +106,31 @@ def test_a_file_over_one_mebibyte_is_an_error(tmp_path: Path) -> None:
 
 
 def test_no_object_of_the_example_is_flagged(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The repository's own out/ passes every check, CEL included; only transition rules are noted.
+    # The repository's own out/ passes every check, the upstream CEL rules included; only
+    # transition rules are noted.
     monkeypatch.chdir(REPO)
-    report = validate_paths(ValidateOptions(project_file=REPO / "taugen.yaml"))
+    crds = tuple(shared_crds(p) for p in ("kueue", "kai", "nfd", "grove"))
+    report = validate_paths(ValidateOptions(project_file=REPO / "taugen.yaml", crds=crds))
     assert len(report.results) > 50
     assert report.findings == [], [f.problem.render() for f in report.findings]
     assert report.unchecked and {u.why for u in report.unchecked} == {TRANSITION}
+    assert report.without_crd == {}
+
+
+def test_without_crds_the_report_names_each_group_not_evaluated(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    report = validate_paths(ValidateOptions(project_file=REPO / "taugen.yaml"))
+    assert report.findings == [] and report.unchecked == []
+    kinds = Counter(
+        str(r.resource.obj["apiVersion"]).rpartition("/")[0]
+        for r in report.results
+        if r.schema_source == "taugen"
+    )
+    assert report.without_crd == dict(sorted(kinds.items()))
+    assert set(report.without_crd) == {
+        "grove.io",
+        "kai.scheduler",
+        "kueue.x-k8s.io",
+        "nfd.k8s-sigs.io",
+        "scheduling.run.ai",
+    }
