@@ -12,6 +12,7 @@ import pytest
 
 from taugen.api.checks import MODELS, Key, object_checks
 from taugen.api.rules import Path as Where
+from taugen.errors import FoundProblems
 from taugen.load.document import Document, fast_documents
 from taugen.validate.cel import CelCheck
 from taugen.validate.celrules import RuleSource
@@ -22,6 +23,7 @@ from taugen.validate.schemas import SchemaStore
 from taugen.validate.transition import TransitionCheck
 from taugen.validate.upstream import Refused, findings, refusals
 from tests.conftest import shared_crds
+from tests.support.validate import check_files
 
 KUEUE = "kueue.x-k8s.io/v1beta2"
 KAI = "kai.scheduler/v1alpha1"
@@ -339,6 +341,11 @@ def test_each_transition_check_allows_what_upstream_allows(name: str) -> None:
     assert _refused(*ALLOWED[name]) == []
 
 
+def test_every_transition_check_refuses_something_here() -> None:
+    ids = {check.rule for model in MODELS.values() for check in model.change_checks}
+    assert {rule for _, _, found in CHANGED.values() for rule, _ in found} == ids
+
+
 def test_a_kind_whose_crd_is_given_is_left_to_its_transition_rules() -> None:
     old, new, _ = CHANGED["LocalQueue clusterQueue"]
     assert refusals(old, new, frozenset({(KUEUE, "LocalQueue")})) == []
@@ -374,3 +381,23 @@ def test_the_upstream_transition_rules_refuse_and_allow_the_same_updates() -> No
     check = TransitionCheck(_upstream())
     assert [name for name, (old, new, _) in CHANGED.items() if not check.refusals(old, new)] == []
     assert [name for name, (old, new) in ALLOWED.items() if check.refusals(old, new)] == []
+
+
+BUILT = Path(__file__).resolve().parent.parent / "cases" / "validate" / "valid-built-tree"
+
+
+def test_the_builds_gate_refuses_by_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    files = {p.name: p.read_bytes() for p in BUILT.glob("*.yaml") if p.name != "expected.yaml"}
+    flavors = files["resourceflavors.yaml"].decode()
+    assert flavors.count("- effect: NoSchedule\n") == 1, "the built tree changed"
+    files["resourceflavors.yaml"] = flavors.replace("- effect: NoSchedule\n", "- effect: Evict\n").encode()
+    line = flavors[: flavors.index("- effect: NoSchedule")].count("\n") + 1
+
+    with pytest.raises(FoundProblems) as caught:
+        check_files(tmp_path / "out", {"c1": files})
+
+    wanted = f"out/c1/resourceflavors.yaml:{line}:13: error: ResourceFlavor/taugrid-h200-141gb: "
+    assert [x for x in caught.value.lines if x.startswith(wanted)] == [
+        f"{wanted}effect 'Evict' is not a taint effect (taint-effect)"
+    ]
