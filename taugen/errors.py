@@ -54,6 +54,11 @@ Rule = Literal[
     "one-group", "priority-pairs", "cohort-shape",
     "kai-leaf-quota", "kai-node-levels", "kai-queue-name", "kai-queue-parent", "kai-reserved-queue",
     "cel", "size", "duplicate", "name",  # issue 20: what the API server, Argo CD or kustomize refuse
+    # issue 30: the upstream CRDs' CEL rules as taugen's own checks (api/rules.py), when no CRD is given
+    "tas-node-labels", "taint-effect", "toleration-key", "toleration-operator", "toleration-value",
+    "toleration-seconds", "toleration-effect", "borrowing-cohort", "fungibility-preference",
+    "preemption-borrow", "unique-levels", "cluster-source", "unique-clusters",
+    "immutable-field", "kai-level-labels", "tas-flavor-fixed",  # on an update (`taugen diff`)
     "server",  # issue 31: what the user's own API server refused in a dry run (validate --server)
 ]  # fmt: skip
 RULES: frozenset[str] = frozenset(get_args(Rule))

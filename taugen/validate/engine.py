@@ -10,7 +10,7 @@ from typing import Literal
 
 from jsonschema import ValidationError
 
-from taugen.validate import cohorts, kai, nodes, objects, policy, semantic
+from taugen.validate import cohorts, kai, nodes, objects, policy, semantic, upstream
 from taugen.validate.cel import CelCheck, Unchecked, unchecked_list
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource
@@ -121,10 +121,11 @@ def _without_crd(results: list[Result], given: frozenset[tuple[str, str]]) -> di
 def _api_server_findings(
     resources: list[Resource], cel: CelCheck, roots: Sequence[Path]
 ) -> Iterator[Finding]:
-    """What the API server, Argo CD or kustomize would refuse (issue 20): CEL rules, sizes,
-    duplicates, names."""
+    """What the API server, Argo CD or kustomize would refuse (issue 20): CEL rules (the given
+    CRDs', else taugen's own checks of them: issue 30), sizes, duplicates, names."""
     for resource in resources:
         yield from cel.findings(resource)
+    yield from upstream.findings(resources, cel.source.given_kinds())
     yield from objects.sizes(resources)
     yield from objects.duplicates(resources, roots)
     yield from objects.metadata_names(resources)

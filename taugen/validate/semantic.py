@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from taugen.api.kai import KAI_TOPOLOGY_API
 from taugen.quantity import Quantity, QuantityError
 from taugen.resolve.labels import HOSTNAME
 from taugen.validate.findings import Finding, finding
@@ -109,14 +110,16 @@ def flavor_topologies(tree: Tree) -> Iterator[Finding]:
 
 
 def covered_resources(tree: Tree) -> Iterator[Finding]:
-    for cq in tree.of("ClusterQueue"):
-        for g, group in groups_of(cq):
+    """A ClusterQueue's or Cohort's flavors list the covered resources (the CRDs' CEL rule asks
+    only for as many; Kueue's webhook for the same names, in order)."""
+    for owner in (*tree.of("ClusterQueue"), *tree.of("Cohort")):
+        for g, group in groups_of(owner):
             covered = list_of(group.get("coveredResources"))
             for f, flavor in flavors_of(group):
                 listed = [r.get("name") for r in list_of(flavor.get("resources")) if isinstance(r, dict)]
                 if listed != covered:
                     yield finding(
-                        cq,
+                        owner,
                         ["spec", "resourceGroups", g, "flavors", f, "resources"],
                         "covered-resources",
                         f"flavor {flavor.get('name')} lists {listed}, not the covered {covered}",
@@ -152,7 +155,9 @@ def one_group(tree: Tree) -> Iterator[Finding]:
 
 
 def hostname_last(tree: Tree) -> Iterator[Finding]:
-    for topology in tree.of("Topology"):
+    """Kueue's and KAI's Topology CRDs both keep the hostname level last."""
+    kai = [t for t in tree.of("Topology", kueue=False) if t.obj.get("apiVersion") == KAI_TOPOLOGY_API]
+    for topology in (*tree.of("Topology"), *kai):
         levels = list_of(spec_of(topology).get("levels"))
         for i, level in enumerate(levels[:-1]):
             if isinstance(level, dict) and level.get("nodeLabel") == HOSTNAME:

@@ -47,6 +47,20 @@ SEMANTIC_RULES = frozenset(
         "size",
         "duplicate",
         "name",
+        # the upstream CRDs' CEL rules as taugen's own checks, when no CRD is given (issue 30)
+        "tas-node-labels",
+        "taint-effect",
+        "toleration-key",
+        "toleration-operator",
+        "toleration-value",
+        "toleration-seconds",
+        "toleration-effect",
+        "borrowing-cohort",
+        "fungibility-preference",
+        "preemption-borrow",
+        "unique-levels",
+        "cluster-source",
+        "unique-clusters",
     }
 )
 RULES = SEMANTIC_RULES | {"schema", "yaml", "kustomization", "kubeconform"}

@@ -51,6 +51,27 @@ def test_each_refused_update_is_a_rejected_risk_naming_the_rule(tmp_path: Path) 
     assert result.crosses("rejected")
 
 
+def test_without_crds_taugens_own_checks_refuse_the_same_updates(tmp_path: Path) -> None:
+    # issue 30: no CRD given, the transition checks beside the models (api/rules.py) speak
+    result = diff(DiffOptions("base", "head", cwd=_trees(tmp_path)))
+
+    rejected = {
+        (e.ident.kind, e.ident.name, r.reason) for e in result.entries for r in e.risks if r.id == "rejected"
+    }
+    levels = "a Topology's levels cannot change once the object exists"
+    target = "a LocalQueue's clusterQueue cannot change once the object exists"
+    flavor = "topologyName cannot change: the flavor in the cluster has a topologyName"
+    assert rejected == {
+        ("Topology", "taugrid-gpu-topology", f"taugen's rule immutable-field at spec.levels: {levels}"),
+        ("LocalQueue", "taugrid", f"taugen's rule immutable-field at spec.clusterQueue: {target}"),
+        (
+            "ResourceFlavor",
+            "taugrid-a100-80gb",
+            f"taugen's rule tas-flavor-fixed at spec.topologyName: {flavor}",
+        ),
+    }
+
+
 def test_an_update_the_rules_allow_is_no_risk(tmp_path: Path) -> None:
     shutil.copytree(TREE, tmp_path / "base" / "eastus-prod")
     shutil.copytree(TREE, tmp_path / "head" / "eastus-prod")
@@ -58,9 +79,12 @@ def test_an_update_the_rules_allow_is_no_risk(tmp_path: Path) -> None:
     flavors.write_text(flavors.read_text().replace("    value: gpu\n", "    value: gpu-2\n", 1))  # a taint
 
     result = diff(DiffOptions("base", "head", cwd=tmp_path, crds=(shared_crds("kueue"),)))
+    own = diff(DiffOptions("base", "head", cwd=tmp_path))  # taugen's own checks (issue 30)
 
     assert [e.headline for e in result.entries]  # the taint changed
     assert not [r for e in result.entries for r in e.risks if r.id == "rejected"]
+    assert [e.headline for e in own.entries] == [e.headline for e in result.entries]
+    assert not [r for e in own.entries for r in e.risks if r.id == "rejected"]
 
 
 THING_CRD = """\

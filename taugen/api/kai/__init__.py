@@ -6,16 +6,15 @@ Kueue) and are written by `taugen schema --out taugen/schemas`.
 
 from __future__ import annotations
 
-from pydantic import BaseModel
-
 from taugen.api.kai.models import ClusterTopologyBinding, Queue, Topology
+from taugen.api.kueue.meta import KueueModel
 from taugen.api.schema import manifest_schema_files
 from taugen.models.schemas import SCHEMA_DIR
 
 KAI_TOPOLOGY_API = "kai.scheduler/v1alpha1"
 QUEUE_API = "scheduling.run.ai/v2"
 GROVE_API = "grove.io/v1alpha1"
-KINDS: dict[tuple[str, str], type[BaseModel]] = {
+KINDS: dict[tuple[str, str], type[KueueModel]] = {
     (KAI_TOPOLOGY_API, "Topology"): Topology,
     (QUEUE_API, "Queue"): Queue,
     (GROVE_API, "ClusterTopologyBinding"): ClusterTopologyBinding,

@@ -2,19 +2,21 @@
 
 Written for taugen from KAI Scheduler v0.17 (`pkg/apis/kai/v1alpha1/topology_types.go`,
 `pkg/apis/scheduling/v2/queue_types.go`) and Grove's `grove.io/v1alpha1` API, not copied from
-their CRDs. Closed at every level, like the Kueue models (taugen/api/kueue); CEL rules (the
-Topology's immutable nodeLabels, unique labels, hostname last) are left to the API server and
-to taugen's own semantic rules (taugen/validate/kai.py).
+their CRDs. Closed at every level, like the Kueue models (taugen/api/kueue); the Topology CRD's
+CEL rules are taugen's checks (unique labels: `unique-levels`, immutable nodeLabels:
+`kai-level-labels`, api/rules.py) and semantic rule (hostname last: `hostname-last`).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Iterator
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, StrictFloat, StrictInt, StrictStr
 
 from taugen.api.kueue.meta import ClusterObjectMeta, KueueModel
-from taugen.api.kueue.topology import NODE_LABEL_PATTERN
+from taugen.api.kueue.topology import NODE_LABEL_PATTERN, UNIQUE_LEVELS, level_labels
+from taugen.api.rules import Breach, ChangeCheck, Json, ObjectCheck
 
 LabelKey = Annotated[StrictStr, Field(min_length=1, max_length=316, pattern=NODE_LABEL_PATTERN)]
 Number = StrictInt | StrictFloat  # the CRD's `type: number`; -1 means unlimited (K2)
@@ -31,6 +33,12 @@ class TopologySpec(KueueModel):
     levels: Annotated[list[TopologyLevel], Field(min_length=1, max_length=16)]
 
 
+def _same_labels(old: Json, new: Json) -> Iterator[Breach]:
+    was, now = level_labels(old), level_labels(new)
+    if was is not None and now is not None and was != now:
+        yield Breach(("levels",), f"the levels' node labels cannot change (from {was} to {now}); aliases may")
+
+
 class Topology(KueueModel):
     """kai.scheduler/v1alpha1 Topology (cluster-scoped), named by `kai.scheduler/topology`."""
 
@@ -38,6 +46,15 @@ class Topology(KueueModel):
     kind: Literal["Topology"]
     metadata: ClusterObjectMeta
     spec: TopologySpec
+
+    checks: ClassVar[tuple[ObjectCheck, ...]] = (UNIQUE_LEVELS,)
+    change_checks: ClassVar[tuple[ChangeCheck, ...]] = (
+        ChangeCheck(
+            "kai-level-labels",
+            "spec",
+            _same_labels,
+        ),
+    )
 
 
 class QueueResource(KueueModel):

@@ -2,19 +2,18 @@
 
 Written for taugen from the Kueue v0.19.2 API, not copied from its CRDs. The schemas check what
 a CRD's structural schema checks (types, enums, required fields, sizes, patterns), closed at
-every level; CEL rules (x-kubernetes-validations) are left to the API server.
+every level; CEL rules (x-kubernetes-validations) are each model's `checks` (api/rules.py).
 Regenerate the committed files with `taugen schema --out taugen/schemas`.
 """
 
 from __future__ import annotations
-
-from pydantic import BaseModel
 
 from taugen.api.kueue.admissioncheck import AdmissionCheck
 from taugen.api.kueue.clusterqueue import ClusterQueue
 from taugen.api.kueue.cohort import Cohort
 from taugen.api.kueue.common import API_VERSION
 from taugen.api.kueue.flavor import ResourceFlavor
+from taugen.api.kueue.meta import KueueModel
 from taugen.api.kueue.multikueue import MultiKueueCluster, MultiKueueConfig
 from taugen.api.kueue.priority import WorkloadPriorityClass
 from taugen.api.kueue.queues import LocalQueue
@@ -22,7 +21,7 @@ from taugen.api.kueue.topology import Topology
 from taugen.api.schema import manifest_schema_files
 from taugen.models.schemas import SCHEMA_DIR
 
-KINDS: dict[str, type[BaseModel]] = {
+KINDS: dict[str, type[KueueModel]] = {
     "ClusterQueue": ClusterQueue,
     "LocalQueue": LocalQueue,
     "ResourceFlavor": ResourceFlavor,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, StrictStr
 
 from taugen.api.kueue.common import KueueObject
 from taugen.api.kueue.meta import DNSLabel, DNSSubdomain, KueueModel
+from taugen.api.rules import ChangeCheck, fixed
 
 # A Kubernetes kind (CamelCase); the CRD writes it as a case-insensitive RE2 pattern.
 KIND_PATTERN = r"^[A-Za-z]([-A-Za-z0-9]*[A-Za-z0-9])?$"
@@ -33,3 +34,11 @@ class AdmissionCheck(KueueObject):
 
     kind: Literal["AdmissionCheck"]
     spec: AdmissionCheckSpec | None = None
+
+    change_checks: ClassVar[tuple[ChangeCheck, ...]] = (
+        ChangeCheck(
+            "immutable-field",
+            "spec",
+            fixed("controllerName", "an AdmissionCheck's controllerName"),
+        ),
+    )

@@ -18,6 +18,7 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
+from taugen.api.rules import ChangeCheck, ObjectCheck
 from taugen.names import (
     DNS1123_LABEL_PATTERN,
     DNS1123_SUBDOMAIN,
@@ -75,6 +76,9 @@ class KueueModel(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, alias_generator=to_camel)
     nullable: ClassVar[frozenset[str]] = frozenset()
+    # A kind's upstream CEL rules as taugen's own checks (api/rules.py), on its wire form
+    checks: ClassVar[tuple[ObjectCheck, ...]] = ()
+    change_checks: ClassVar[tuple[ChangeCheck, ...]] = ()  # on an update: old -> new
 
     @model_validator(mode="before")
     @classmethod

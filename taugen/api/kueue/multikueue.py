@@ -1,17 +1,19 @@
 """MultiKueueConfig and MultiKueueCluster: a manager's workers and how it reaches each (§11).
 
-The CEL rules (a cluster listed once; exactly one of kubeConfig and clusterProfileRef) are the
-API server's, checked by `taugen validate` from the bundled CRDs.
+The CRDs' CEL rules (a cluster listed once; exactly one of kubeConfig and clusterProfileRef) are
+taugen's checks `unique-clusters` and `cluster-source` (api/rules.py) when no CRD is given.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Iterator
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, StrictStr
 
 from taugen.api.kueue.common import KueueObject
 from taugen.api.kueue.meta import KueueModel
+from taugen.api.rules import Breach, Json, ObjectCheck, repeats
 
 Name = Annotated[StrictStr, Field(min_length=1, max_length=256)]
 
@@ -23,11 +25,22 @@ class MultiKueueConfigSpec(KueueModel):
     quota_management: Literal["Manual", "Automated"] | None = None
 
 
+def _unique(spec: Json) -> Iterator[Breach]:
+    found = spec.get("clusters")
+    clusters: list[object] = found if isinstance(found, list) else []
+    for index in repeats(clusters):
+        yield Breach(("clusters", index), f"cluster {clusters[index]} is already listed")
+
+
 class MultiKueueConfig(KueueObject):
     """Named by a MultiKueue AdmissionCheck's parameters."""
 
     kind: Literal["MultiKueueConfig"]
     spec: MultiKueueConfigSpec | None = None
+
+    checks: ClassVar[tuple[ObjectCheck, ...]] = (
+        ObjectCheck("unique-clusters", "spec", _unique, "list each worker once"),
+    )
 
 
 class KubeConfig(KueueModel):
@@ -50,8 +63,27 @@ class MultiKueueClusterSpec(KueueModel):
     cluster_source: ClusterSource
 
 
+SOURCES = ("kubeConfig", "clusterProfileRef")
+
+
+def _one_source(source: Json) -> Iterator[Breach]:
+    given = [key for key in SOURCES if key in source]
+    if len(given) != 1:
+        said = "both a kubeConfig and" if given else "neither a kubeConfig nor"
+        yield Breach((), f"clusterSource gives {said} a clusterProfileRef: a worker is reached by one")
+
+
 class MultiKueueCluster(KueueObject):
     """One worker the manager dispatches to."""
 
     kind: Literal["MultiKueueCluster"]
     spec: MultiKueueClusterSpec | None = None
+
+    checks: ClassVar[tuple[ObjectCheck, ...]] = (
+        ObjectCheck(
+            "cluster-source",
+            "spec.clusterSource",
+            _one_source,
+            "keep one of kubeConfig and clusterProfileRef",
+        ),
+    )

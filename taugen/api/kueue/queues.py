@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
 from taugen.api.kueue.common import FairSharing, KueueObject, StopPolicy
 from taugen.api.kueue.meta import DNSSubdomain, KueueModel, ObjectMeta
+from taugen.api.rules import ChangeCheck, fixed
 
 
 class LocalQueueSpec(KueueModel):
@@ -26,3 +27,11 @@ class LocalQueue(KueueObject):
     kind: Literal["LocalQueue"]
     metadata: ObjectMeta
     spec: LocalQueueSpec | None = None
+
+    change_checks: ClassVar[tuple[ChangeCheck, ...]] = (
+        ChangeCheck(
+            "immutable-field",
+            "spec",
+            fixed("clusterQueue", "a LocalQueue's clusterQueue"),
+        ),
+    )

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Iterator
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, StrictStr
 
 from taugen.api.kueue.common import KueueObject
 from taugen.api.kueue.meta import LABEL_PREFIX, KueueModel
+from taugen.api.rules import Breach, ChangeCheck, Json, ObjectCheck, fixed, repeats
 
 MAX_LEVELS = 16
 # As the CRD has it: a label key whose name part has no length limit of its own.
@@ -26,8 +28,35 @@ class TopologySpec(KueueModel):
     levels: Annotated[list[TopologyLevel], Field(min_length=1, max_length=MAX_LEVELS)]
 
 
+def level_labels(spec: Json) -> list[str] | None:
+    """The levels' node labels, in order; None when a level is malformed (the schema says how)."""
+    levels = spec.get("levels")
+    if not isinstance(levels, list) or not all(isinstance(lv, dict) for lv in levels):
+        return None
+    labels = [lv.get("nodeLabel") for lv in levels]
+    return labels if all(isinstance(label, str) for label in labels) else None
+
+
+def _unique(spec: Json) -> Iterator[Breach]:
+    labels = level_labels(spec) or []
+    for index in repeats(labels):
+        yield Breach(("levels", index, "nodeLabel"), f"level {labels[index]} is already a level above")
+
+
+UNIQUE_LEVELS = ObjectCheck("unique-levels", "spec", _unique, "name each node label in one level only")
+
+
 class Topology(KueueObject):
     """A named topology that ResourceFlavors refer to by topologyName."""
 
     kind: Literal["Topology"]
     spec: TopologySpec | None = None
+
+    checks: ClassVar[tuple[ObjectCheck, ...]] = (UNIQUE_LEVELS,)
+    change_checks: ClassVar[tuple[ChangeCheck, ...]] = (
+        ChangeCheck(
+            "immutable-field",
+            "spec",
+            fixed("levels", "a Topology's levels"),
+        ),
+    )
