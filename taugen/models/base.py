@@ -6,7 +6,7 @@ import re
 from datetime import timedelta
 from typing import Annotated, Any, Final
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from taugen.errors import Rule
@@ -87,6 +87,18 @@ def _checked(check: Any, hint: str) -> Any:
     return BeforeValidator(validate)
 
 
+def _path_error(value: str) -> str | None:
+    """A file name the operating system cannot take (a NUL byte) or a reviewer cannot read."""
+    bad = next((c for c in value if ord(c) < 32 or ord(c) == 127), None)
+    return None if bad is None else f"holds the control character {bad!r}"
+
+
+# A path in taugen.yaml, relative to it: refused at its position, never a crash in os.stat
+ProjectPath = Annotated[
+    str,
+    Field(min_length=1),
+    _checked(_path_error, "write the path as plain text, relative to taugen.yaml"),
+]
 DNSLabel = Annotated[
     str,
     _checked(dns1123_label_error, "use a DNS-1123 label such as team-llm"),

@@ -12,6 +12,7 @@ from taugen.models.base import (
     DNSLabel,
     DNSSubdomain,
     Duration,
+    ProjectPath,
     StrictModel,
     invalid,
     name_limit,
@@ -94,10 +95,8 @@ class Tenant(StrictModel):
 
 class Cluster(StrictModel):
     name: DNSLabel = Field(description="Names the output folder out/<name>/")
-    inventory: str = Field(min_length=1, description="ClusterInventory or kubectl NodeList file")
-    rules: list[Annotated[str, Field(min_length=1)]] = Field(
-        default_factory=list, description="Files holding extraNodeLabelRules"
-    )
+    inventory: ProjectPath = Field(description="ClusterInventory or kubectl NodeList file")
+    rules: list[ProjectPath] = Field(default_factory=list, description="Files holding extraNodeLabelRules")
     clusterQueue: DNSSubdomain = "taugrid"
     tenants: list[Tenant] = Field(min_length=1)
     maxInventoryAge: Duration | None = Field(
@@ -150,12 +149,12 @@ class Cluster(StrictModel):
 class Project(StrictModel):
     apiVersion: Literal["taugen.tau.azure.com/v1alpha1"] = API_VERSION
     kind: Literal["Project"]
-    output: str = Field(default="out", min_length=1)
-    profiles: list[Annotated[str, Field(min_length=1)]] | None = Field(
+    output: ProjectPath = "out"
+    profiles: list[ProjectPath] | None = Field(
         default=None, description="Profile files or folders; default: the built-in profiles"
     )
     clusters: list[Cluster] = Field(min_length=1)
-    crds: list[Annotated[str, Field(min_length=1)]] | None = Field(
+    crds: list[ProjectPath] | None = Field(
         default=None,
         description="Upstream CRD files, folders or globs (relative to this file), e.g. the Kueue "
         "release manifest the repository deploys: their schemas and CEL rules validate the tree",
