@@ -27,9 +27,9 @@ def _class_levels(tree: Tree) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for rf in tree.of("ResourceFlavor"):
         spec = spec_of(rf)
-        gpu_class = map_of(spec.get("nodeLabels")).get(GPU_CLASS)
-        if gpu_class and spec.get("topologyName") in levels:
-            found[gpu_class] = [str(x) for x in levels[spec["topologyName"]]]
+        gpu_class, topology = map_of(spec.get("nodeLabels")).get(GPU_CLASS), spec.get("topologyName")
+        if isinstance(gpu_class, str) and gpu_class and isinstance(topology, str) and topology in levels:
+            found[gpu_class] = [str(x) for x in levels[topology]]  # a value of another type: the schema's
     return found
 
 
@@ -48,9 +48,9 @@ MULTIKUEUE = "kueue.x-k8s.io/multikueue"  # compile/fleet.py CONTROLLER
 def node_levels(tree: Tree) -> Iterator[Finding]:
     by_class = _class_levels(tree)
     for resource, path, labels in _label_sets(tree):
-        gpu_class = labels.get(GPU_CLASS)
+        gpu_class = str(labels.get(GPU_CLASS) or "")  # the schema reports a label that is no string
         # the kubelet sets the hostname label; a partial Node in Git never carries it (R29)
-        missing = [lv for lv in by_class.get(gpu_class or "", []) if lv != HOSTNAME and lv not in labels]
+        missing = [lv for lv in by_class.get(gpu_class, []) if lv != HOSTNAME and lv not in labels]
         if gpu_class and missing:
             yield finding(
                 resource,
@@ -65,11 +65,11 @@ def flavor_nodes(tree: Tree) -> Iterator[Finding]:
     """A MultiKueue manager's flavors are placed on its workers' nodes (§11, M2): no warning."""
     if any(spec_of(ac).get("controllerName") == MULTIKUEUE for ac in tree.of("AdmissionCheck")):
         return
-    carried = {labels.get(GPU_CLASS) for _, _, labels in _label_sets(tree)}
+    carried = {str(labels.get(GPU_CLASS)) for _, _, labels in _label_sets(tree)}
     for rf in tree.of("ResourceFlavor"):
         spec = spec_of(rf)
         gpu_class = map_of(spec.get("nodeLabels")).get(GPU_CLASS)
-        if gpu_class and spec.get("topologyName") and gpu_class not in carried:
+        if gpu_class and spec.get("topologyName") and str(gpu_class) not in carried:
             yield finding(
                 rf,
                 ["spec", "nodeLabels", GPU_CLASS],

@@ -56,7 +56,7 @@ def local_queue_targets(tree: Tree) -> Iterator[Finding]:
     queues = tree.names("ClusterQueue")
     for lq in tree.of("LocalQueue"):
         target = spec_of(lq).get("clusterQueue")
-        if target not in queues:
+        if str(target) not in queues:  # a value that is no string (the schema says so) names none
             yield finding(
                 lq,
                 ["spec", "clusterQueue"],
@@ -99,7 +99,7 @@ def flavor_topologies(tree: Tree) -> Iterator[Finding]:
     topologies = tree.names("Topology")
     for rf in tree.of("ResourceFlavor"):
         name = spec_of(rf).get("topologyName")
-        if name is not None and name not in topologies:
+        if name is not None and str(name) not in topologies:
             yield finding(
                 rf,
                 ["spec", "topologyName"],
@@ -132,15 +132,16 @@ def one_group(tree: Tree) -> Iterator[Finding]:
         seen: dict[str, int] = {}
         for g, group in groups_of(cq):
             for r, resource in enumerate(list_of(group.get("coveredResources"))):
-                if resource in seen:
+                name = str(resource)  # the schema reports a value that is no string (a map)
+                if name in seen:
                     yield finding(
                         cq,
                         ["spec", "resourceGroups", g, "coveredResources", r],
                         "one-group",
-                        f"resource {resource} is already covered by resource group {seen[resource]}",
+                        f"resource {name} is already covered by resource group {seen[name]}",
                         "cover each resource in one group only",
                     )
-                seen.setdefault(str(resource), g)
+                seen.setdefault(name, g)
             for f, flavor in flavors_of(group):
                 key = f"flavor:{flavor.get('name')}"
                 if key in seen:

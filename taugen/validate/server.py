@@ -1,7 +1,8 @@
 """`taugen validate --server`: the tree as a server-side dry run on the user's own cluster (issue 31).
 
 Each object is sent as what Argo CD and Flux send, a server-side apply (field manager `taugen`,
-conflicts forced), with `dryRun=All`: the API server runs its schemas, CEL rules, admission
+conflicts forced), with `dryRun=All` and `fieldValidation=Strict` (as `kubectl apply` sends it;
+an apply refuses a field its schema lacks either way, where a plain create drops it in silence): the API server runs its schemas, CEL rules, admission
 plugins, policies and webhooks, and persists nothing. The kubeconfig is the user's own
 (`--kubeconfig`, else `$KUBECONFIG` or `~/.kube/config`; `--context`, else its current
 context), read by the Kubernetes client, so exec plugins (EKS, AKS, GKE) work as with kubectl.
@@ -106,6 +107,7 @@ def _refusals(client: Any, resource: Resource) -> Iterator[Finding]:
             field_manager=FIELD_MANAGER,
             force_conflicts=True,
             dry_run="All",
+            query_params=[("fieldValidation", "Strict")],  # kubectl's default: an unknown field is refused
         )
     except (DynamicApiError, ApiException) as err:
         yield from _findings(resource, _status(err))

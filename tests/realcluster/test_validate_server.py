@@ -96,3 +96,20 @@ def test_a_refusal_is_a_finding_at_the_field_the_server_names(
     assert server[1][1] == 'namespaces "realcluster-no-such-namespace" not found'
     assert NOTE.findall(err) == [("2", "2")]
     assert control_plane.kube.get(yaml.safe_load((tree / "flavor.yaml").read_text())) is None
+
+
+def test_an_unknown_field_is_refused_not_pruned(
+    control_plane: ControlPlane, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server-side apply refuses a field its schema lacks (a plain create would drop it in silence)."""
+    tree = tmp_path / "extra"
+    tree.mkdir()
+    (tree / "priority.yaml").write_text(
+        "apiVersion: kueue.x-k8s.io/v1beta2\nkind: WorkloadPriorityClass\nmetadata:\n  name: realcluster-x\n"
+        "value: 5\ncolour: blue\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _validate(control_plane, tree)
+    printed = parse_text(out)
+    server = [m for f, m in zip(printed.findings, printed.messages, strict=True) if f[3] == "server"]
+    assert code == 1 and len(server) == 1 and ".colour: field not declared in schema" in server[0], out + err
