@@ -2,8 +2,9 @@
 
 Each object is sent as what Argo CD and Flux send, a server-side apply (field manager `taugen`,
 conflicts forced), with `dryRun=All` and `fieldValidation=Strict` (as `kubectl apply` sends it;
-an apply refuses a field its schema lacks either way, where a plain create drops it in silence): the API server runs its schemas, CEL rules, admission
-plugins, policies and webhooks, and persists nothing. The kubeconfig is the user's own
+an apply refuses a field its schema lacks either way, where a plain create drops it in silence):
+the API server runs its schemas, CEL rules, admission plugins, policies and webhooks, and
+persists nothing. The kubeconfig is the user's own
 (`--kubeconfig`, else `$KUBECONFIG` or `~/.kube/config`; `--context`, else its current
 context), read by the Kubernetes client, so exec plugins (EKS, AKS, GKE) work as with kubectl.
 A refusal is a finding (rule `server`) at the field the server names when the tree holds it,
