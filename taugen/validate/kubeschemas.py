@@ -46,7 +46,7 @@ def write_schemas(
     for (api_version, kind), schema in sorted(from_crds.items()):
         group, _, version = api_version.rpartition("/")
         name = f"{kind}-{group}-{version}.json".lower()
-        (folder / "crd" / name).write_text(json.dumps(strict_schema(schema, str)))
+        (folder / "crd" / name).write_text(json.dumps(strict_schema(schema)))
     core = write_core_schemas(folder / "core", sorted(wanted - from_crds.keys()), kubernetes_version)
     return [f"{folder}/crd/{CRD_FILE}", core]
 

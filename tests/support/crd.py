@@ -15,7 +15,7 @@ from taugen.validate.crd import (
     object_schema,
     strict_schema,
 )
-from taugen.validate.patterns import python_pattern, with_re2_patterns
+from taugen.validate.patterns import with_re2_patterns
 
 __all__ = [
     "OBJECT_META",
@@ -23,7 +23,6 @@ __all__ = [
     "Schema",
     "load_crds",
     "object_schema",
-    "python_pattern",
     "strict_schema",
     "validation_errors",
 ]
