@@ -1,9 +1,22 @@
 """Kubernetes resource quantities: parse, compare and print in canonical form.
 
 No well-kept Python library prints the API server's canonical form (the `kubernetes`
-client only parses), so this follows apimachinery's `Quantity.CanonicalizeBytes`:
-the suffix family of the input is kept, BinarySI below 1Ki or with a fraction falls back
-to DecimalSI, and the exponent is the largest multiple of 3 that keeps the mantissa whole.
+client only parses), so this follows apimachinery's `ParseQuantity` and
+`Quantity.CanonicalizeBytes` (issue 30):
+
+- parsing keeps the exact value, rounded up (away from zero) to a whole number of nanos when
+  it is finer, whatever the suffix (`.000000000001Ki` is 1.024n, so 2n);
+- the suffix's family is kept: BinarySI (Ki…Ei), DecimalSI (n…E) or DecimalExponent (e3);
+- BinarySI below 1Ki in magnitude or with a fraction prints as DecimalSI (`0.5Ki` is `512`);
+- the exponent printed is the largest multiple of 3 (of 10 for BinarySI, as Ki…Ei) that keeps
+  the mantissa whole: `1000m` is `1`, `100000` is `100k`, `1.5Gi` is `1536Mi`.
+
+Two deliberate differences: a value beyond 2^63-1 in magnitude is refused (apimachinery caps a
+BinarySI one and keeps a decimal one), and the form printed is always the canonical one, where
+Go's `String()` returns a parsed string as typed when its fast path takes it for canonical
+(`+5`, `01`, `1.500` come back so; here `5`, `1`, `1500m`, which Go also prints for them once
+the value is recomputed). As in Go, a whole BinarySI value that is not a multiple of 1Ki prints
+without a suffix (`1.953125Ki` is `2000`), which then reads back as DecimalSI (`2k`).
 Without the canonical form Argo CD reports a permanent diff (SPEC §3).
 """
 
@@ -27,7 +40,6 @@ _PATTERN = re.compile(
     r"(?P<suffix>Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?"
 )
 _NANO = Fraction(1, 10**9)
-_MAX_EXPONENT = 18  # Kubernetes caps a quantity at 2^63-1 (~9.2e18): 1e400 is refused, not computed
 # apimachinery (resource.Quantity): "no quantity may represent a number greater than 2^63-1 in
 # magnitude"; Kueue reads nvidia.com/gpu with Quantity.Value(), an int64 (issue 17 item 7).
 MAX_MAGNITUDE = 2**63 - 1
@@ -90,17 +102,28 @@ def _parse_unbounded(text: str | int) -> Quantity:
     number = Fraction(match["num"])
     suffix = match["suffix"] or ""
     if suffix in _BINARY:
-        return Quantity(number * 1024 ** _BINARY[suffix], "BinarySI")
+        return Quantity(_round_up_nano(number * 1024 ** _BINARY[suffix]), "BinarySI")
     if len(suffix) > 1 and suffix[0] in ("e", "E"):  # an exponent; a bare E is exa
-        exponent = int(suffix[1:])
-        if abs(exponent) > _MAX_EXPONENT:
-            raise QuantityError(f"{text!r}: exponent out of range")
-        return Quantity(_round_up_nano(number * Fraction(10) ** exponent), "DecimalExponent")
+        return Quantity(_scaled(text, number, int(suffix[1:])), "DecimalExponent")
     return Quantity(_round_up_nano(number * Fraction(10) ** _DECIMAL[suffix]), "DecimalSI")
+
+
+def _scaled(text: str, number: Fraction, exponent: int) -> Fraction:
+    """number * 10^exponent, nano-rounded, without computing 10^exponent for a huge exponent:
+    the number has at most _MAX_LENGTH digits, so past these bounds it is beyond 2^63-1, or
+    below 1e-10 in magnitude (which rounds up to 1n)."""
+    if number == 0:
+        return number
+    if exponent > _MAX_LENGTH + 19:
+        raise QuantityError(f"{_short(text)} is beyond 2^63-1, the largest Kubernetes quantity")
+    if exponent < -(_MAX_LENGTH + 10):
+        return _NANO if number > 0 else -_NANO
+    return _round_up_nano(number * Fraction(10) ** exponent)
 
 
 @lru_cache(maxsize=4096)
 def _canonical(value: Fraction, fmt: Format) -> str:
+    value = _round_up_nano(value)  # a parsed value is already; one computed from them, too
     if value == 0:
         return "0"
     if fmt == "BinarySI" and (abs(value) < 1024 or value.denominator != 1):
@@ -132,13 +155,13 @@ def _base10(value: Fraction, fmt: Format) -> str:
         mantissa *= 1000
         exponent -= 3
     whole = int(mantissa)
-    while whole % 1000 == 0:
+    largest = 18 if fmt == "DecimalSI" else math.inf  # E, for a sum beyond 2^63-1 too
+    while whole % 1000 == 0 and exponent < largest:
         whole //= 1000
         exponent += 3
     if fmt == "DecimalExponent":
         return f"{whole}e{exponent}" if exponent else str(whole)
-    suffix = _SUFFIX_OF_EXP.get(exponent)
-    return f"{whole}{suffix}" if suffix is not None else f"{whole}e{exponent}"
+    return f"{whole}{_SUFFIX_OF_EXP[exponent]}"  # nano-rounded: from n (-9) to E (18)
 
 
 def canonical(text: str | int) -> str:

@@ -11,8 +11,8 @@ CRD version's `openAPIV3Schema` (a structural OpenAPI v3 schema) to JSON Schema 
 - `x-kubernetes-list-type: set` becomes `uniqueItems: true` (a duplicate is refused);
 - every other `x-kubernetes-*` keyword is dropped, `x-kubernetes-validations` (CEL) included:
   those rules are not checked here;
-- a Go RE2 pattern becomes one Python's `re.search` reads the same way (`patterns.py`): inline
-  flags after `^` (`^(?i)…`) move to the front, and `$` ends the text (issue 17 item 5).
+- a `pattern` stays the Go RE2 pattern it is: the validators read it with RE2 (`patterns.py`,
+  issues 17 and 30); one RE2 refuses is a PatternError, as the API server refuses the CRD.
 
 `object_schema` wraps a version's schema for one whole object: apiVersion and kind fixed,
 `metadata` checked by `OBJECT_META` (the CRD leaves it open; the API server checks it), a
@@ -22,7 +22,7 @@ carries one).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,7 @@ import yaml
 from taugen import names
 from taugen.errors import InputError, Problem
 from taugen.load.fast import yaml11_documents
-from taugen.validate.patterns import python_pattern, whole
+from taugen.validate.patterns import PatternError, refusal, whole
 from taugen.validate.releases import crd_release, release_of
 
 Schema = dict[str, Any]
@@ -64,21 +64,20 @@ _SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf")
 CRD_HINT = "pass CustomResourceDefinition YAML: a release's CRD files or `kubectl get crd NAME -o yaml`"
 
 
-def strict_schema(node: Mapping[str, Any], pattern: Callable[[str], str] = python_pattern) -> Schema:
-    """One openAPIV3Schema node (and everything below it) as a strict JSON Schema; `pattern`
-    rewrites each RE2 pattern for the engine that reads it (kubeconform, in Go, takes them as
-    they are)."""
+def strict_schema(node: Mapping[str, Any]) -> Schema:
+    """One openAPIV3Schema node (and everything below it) as a strict JSON Schema; PatternError
+    for a pattern RE2 refuses."""
     out: Schema = {k: v for k, v in node.items() if not k.startswith("x-kubernetes-")}
     if "properties" in out:
-        out["properties"] = {name: strict_schema(sub, pattern) for name, sub in out["properties"].items()}
+        out["properties"] = {name: strict_schema(sub) for name, sub in out["properties"].items()}
         if not node.get("x-kubernetes-preserve-unknown-fields") and "additionalProperties" not in out:
             out["additionalProperties"] = False
     for key in ("additionalProperties", "items", "not"):
         if isinstance(out.get(key), Mapping):
-            out[key] = strict_schema(out[key], pattern)
+            out[key] = strict_schema(out[key])
     for key in _SUBSCHEMA_LISTS:
         if key in out:
-            out[key] = [strict_schema(sub, pattern) for sub in out[key]]
+            out[key] = [strict_schema(sub) for sub in out[key]]
     if node.get("x-kubernetes-list-type") == "set":  # the API server refuses a duplicate
         out["uniqueItems"] = True
     if node.get("x-kubernetes-int-or-string"):
@@ -86,8 +85,8 @@ def strict_schema(node: Mapping[str, Any], pattern: Callable[[str], str] = pytho
         out["anyOf"] = [{"type": "string"}, {"type": "integer"}]
     if out.pop("nullable", False):
         _allow_null(out)
-    if isinstance(out.get("pattern"), str):
-        out["pattern"] = pattern(out["pattern"])
+    if isinstance(out.get("pattern"), str) and (why := refusal(out["pattern"])) is not None:
+        raise PatternError(why)
     return out
 
 
@@ -147,6 +146,8 @@ def load_crds(source: Path) -> dict[tuple[str, str], CrdVersion]:
             raise InputError(
                 [Problem(path, 1, 1, "crd", f"--crd: a CRD here lacks {err}", CRD_HINT)]
             ) from None
+        except PatternError as err:
+            raise InputError([Problem(path, 1, 1, "crd", f"--crd: {err}", CRD_HINT)]) from None
     return found
 
 
@@ -155,13 +156,17 @@ def _versions(doc: dict[str, Any], path: Path, release: str | None) -> dict[tupl
     found = {}
     for version in spec["versions"]:
         openapi = version["schema"]["openAPIV3Schema"]
+        try:
+            schema = strict_schema(openapi)
+        except PatternError as err:
+            raise PatternError(f"{spec['names']['kind']} {version['name']}: {err}") from None
         crd = CrdVersion(
             group=spec["group"],
             version=version["name"],
             kind=spec["names"]["kind"],
             namespaced=spec["scope"] == "Namespaced",
             served=bool(version.get("served")),
-            schema=strict_schema(openapi),
+            schema=schema,
             openapi=openapi,
             path=path,
             release=release,

@@ -45,7 +45,7 @@ def write_schemas(
     given = {k: crd.openapi for source in crds for k, crd in load_crds(source).items() if crd.group in groups}
     (folder / "crd").mkdir(parents=True, exist_ok=True)
     for (api_version, kind), schema in sorted(given.items()):
-        (folder / "crd" / _crd_name(api_version, kind)).write_text(json.dumps(strict_schema(schema, str)))
+        (folder / "crd" / _crd_name(api_version, kind)).write_text(json.dumps(strict_schema(schema)))
     own = {k: path for k in wanted - given.keys() if (path := own_schema_path(*k)) and path.is_file()}
     for (api_version, kind), path in sorted(own.items()):
         (folder / "crd" / _crd_name(api_version, kind)).write_bytes(path.read_bytes())

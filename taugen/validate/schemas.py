@@ -24,10 +24,10 @@ from taugen.models.schemas import SCHEMA_DIR
 from taugen.validate.celrules import RuleSource
 from taugen.validate.crd import load_crds, object_schema
 from taugen.validate.findings import Finding
-from taugen.validate.patterns import with_re2_patterns
+from taugen.validate.patterns import FAST_KEYWORDS, uses_pattern_properties, with_re2_patterns
 from taugen.validate.releases import KUEUE_RELEASE, other_release, where_said
 
-# python-jsonschema reads `pattern` with Python's `$`; these read it as RE2 does (patterns.py)
+# python-jsonschema reads a pattern with Python's `re`; these read it as RE2 does (patterns.py)
 _DRAFT7: Any = with_re2_patterns(Draft7Validator)
 _DRAFT2020: Any = with_re2_patterns(Draft202012Validator)
 K8S_SCHEMAS = "kubernetes-json-schema"
@@ -68,7 +68,7 @@ class SchemaStore:
         self.crd_checkers: dict[tuple[str, str], Checker] = {}
         for key, crd in self.crds.items():
             schema = object_schema(crd)
-            fast = _fast(partial(jsonschema_rs.Draft7Validator, schema))
+            fast = _fast(schema, partial(jsonschema_rs.Draft7Validator, schema, keywords=FAST_KEYWORDS))
             self.crd_checkers[key] = Checker(_DRAFT7(schema), fast, "crd")
         self.rules = RuleSource(self.crds)  # the CEL rules of these CRDs (celrules.py)
 
@@ -102,7 +102,12 @@ class SchemaStore:
         return _own_checker(api_version, kind) or _builtin_checker(self.k8s_folder, api_version, kind)
 
 
-def _fast(make: Callable[[], Any]) -> Any | None:
+def _fast(schema: Any, make: Callable[[], Any]) -> Any | None:
+    """jsonschema-rs's validator of `schema` (its patterns read by RE2), or None: python-jsonschema
+    alone checks a schema jsonschema-rs does not take, or one with `patternProperties`, whose
+    patterns jsonschema-rs would read with its own engine (patterns.py)."""
+    if uses_pattern_properties(schema):
+        return None
     try:
         return make()
     except (ValueError, TypeError):  # a schema jsonschema-rs does not take: python-jsonschema alone
@@ -121,7 +126,8 @@ def _own_checker(api_version: str, kind: str) -> Checker | None:
         return None
     schema = json.loads(path.read_text())
     cls: Any = with_re2_patterns(validator_for(schema, default=Draft202012Validator))
-    return Checker(cls(schema), _fast(lambda: jsonschema_rs.validator_for(schema)), "taugen")
+    fast = _fast(schema, lambda: jsonschema_rs.validator_for(schema, keywords=FAST_KEYWORDS))
+    return Checker(cls(schema), fast, "taugen")
 
 
 def kubernetes_folder(version: str) -> str:
@@ -153,11 +159,9 @@ def _builtin_checker(folder: str, api_version: str, kind: str) -> Checker | None
     if kind_enum is not None and kind not in kind_enum:
         return None
     definitions = _definitions(folder)
-    fast = _fast(
-        lambda: jsonschema_rs.validator_for(
-            schema, registry=jsonschema_rs.Registry([(definitions["$id"], definitions)])
-        )
-    )
+    registry = jsonschema_rs.Registry([(definitions["$id"], definitions)])
+    make = partial(jsonschema_rs.validator_for, schema, registry=registry, keywords=FAST_KEYWORDS)
+    fast = None if _definitions_use_pattern_properties(folder) else _fast(schema, make)
     return Checker(_DRAFT2020(schema, registry=_registry(folder)), fast, "kubernetes")
 
 
@@ -166,6 +170,11 @@ def _definitions(folder: str) -> dict[str, Any]:
     root = files("kubernetes_validate").joinpath(K8S_SCHEMAS, folder)
     definitions: dict[str, Any] = json.loads(root.joinpath("_definitions.json").read_text())
     return definitions
+
+
+@cache
+def _definitions_use_pattern_properties(folder: str) -> bool:
+    return uses_pattern_properties(_definitions(folder))
 
 
 @cache

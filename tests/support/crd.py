@@ -16,7 +16,7 @@ from taugen.validate.crd import (
     object_schema,
     strict_schema,
 )
-from taugen.validate.patterns import python_pattern, with_re2_patterns
+from taugen.validate.patterns import with_re2_patterns
 from tests.conftest import shared_crds
 
 __all__ = [
@@ -25,7 +25,6 @@ __all__ = [
     "Schema",
     "load_crds",
     "object_schema",
-    "python_pattern",
     "strict_schema",
     "upstream_crds",
     "validation_errors",

@@ -15,11 +15,18 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from taugen.validate.patterns import python_pattern
+from taugen.validate.patterns import matches
 
 Schema = dict[str, Any]
 MAX_DEPTH = 6
 _TEXT = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-./", min_size=0, max_size=12)
+_LATE_FLAGS = re.compile(r"^\^\(\?([imsU]+)\)")
+
+
+def drawable(pattern: str) -> re.Pattern[str]:
+    """An RE2 pattern as hypothesis's `from_regex` (Python's `re`) can draw from: RE2 takes
+    `^(?i)x`, Python wants `(?i)^x`. What it draws is kept only if RE2 matches it."""
+    return re.compile(_LATE_FLAGS.sub(lambda m: f"(?{m[1]})^", pattern))
 
 
 def values(schema: Schema, depth: int = 0) -> st.SearchStrategy[Any]:
@@ -79,8 +86,11 @@ def _strings(schema: Schema) -> st.SearchStrategy[Any]:
         )
     lo, hi = schema.get("minLength", 0), schema.get("maxLength")
     if "pattern" in schema:
-        drawn: st.SearchStrategy[str] = st.from_regex(re.compile(python_pattern(schema["pattern"])))
-        return drawn.filter(lambda s: lo <= len(s) <= (hi if hi is not None else len(s)))
+        pattern = schema["pattern"]
+        drawn: st.SearchStrategy[str] = st.from_regex(drawable(pattern))
+        return drawn.filter(
+            lambda s: lo <= len(s) <= (hi if hi is not None else len(s)) and matches(pattern, s)
+        )
     return st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-", min_size=lo, max_size=min(hi or 20, 20))
 
 

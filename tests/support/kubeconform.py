@@ -54,7 +54,7 @@ def write_extra_schemas(schemas: Path) -> str:
             "/"
         )  # kubeconform's KindSuffix: -<group's first label>-<version>
         name = f"{kind.lower()}-{group.split('.')[0]}-{version}"
-        (schemas / f"{name}.json").write_text(json.dumps(strict_schema(crd.openapi, str)))
+        (schemas / f"{name}.json").write_text(json.dumps(strict_schema(crd.openapi)))
     return location
 
 

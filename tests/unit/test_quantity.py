@@ -44,6 +44,107 @@ def test_canonical_form_matches_the_api_server(text: str | int, expected: str) -
     assert canonical(text) == expected
 
 
+# Issue 30: inputs and the strings apimachinery prints for them (pkg/api/resource quantity_test.go:
+# TestQuantityParseEmit, TestQuantityString's alternates, TestQuantityParse's values; and the
+# Kubernetes docs' examples), each checked against resource.ParseQuantity + CanonicalizeBytes.
+APIMACHINERY = [
+    ("1Ki", "1Ki"),
+    ("1Mi", "1Mi"),
+    ("1Gi", "1Gi"),
+    ("1024Mi", "1Gi"),
+    ("1000M", "1G"),
+    (".001Ki", "1024m"),
+    (".000001Ki", "1024u"),
+    (".000000001Ki", "1024n"),
+    (".000000000001Ki", "2n"),  # 1.024n rounds up to 2n (it printed 1024e-12)
+    ("307200Ki", "300Mi"),
+    ("1025024Mi", "1001Gi"),
+    ("1024Gi", "1Ti"),
+    ("5000m", "5"),
+    ("0.5", "500m"),
+    ("0.001T", "1G"),
+    ("1000u", "1m"),
+    ("1.08", "1080m"),
+    ("1080000000n", "1080m"),
+    (".001e12", "1e9"),
+    ("0.001e0", "1e-3"),
+    ("1000e-12", "1e-9"),
+    ("00", "0"),
+    ("3.001n", "4n"),
+    ("1.1E-9", "2e-9"),
+    ("0.0000000001", "1n"),
+    ("0.0000000005", "1n"),
+    ("0.00000000050", "1n"),
+    ("0.5e-9", "1e-9"),
+    ("0.9n", "1n"),
+    ("0.00000012345", "124n"),
+    ("0.00000012354", "124n"),
+    ("100.035Ki", "102435840m"),
+    ("0.5Mi", "512Ki"),
+    ("0.05Gi", "53687091200m"),
+    ("0.025Ti", "27487790694400m"),
+    (".001", "1m"),
+    (".0001k", "100m"),
+    ("1.", "1"),
+    ("1.G", "1G"),
+    ("50k", "50k"),
+    ("40T", "40T"),
+    ("300T", "300T"),
+    ("100.035k", "100035"),
+    ("0.0005k", "500m"),
+    ("10.035M", "10035k"),
+    ("1.2e3", "1200"),
+    ("1.3E+6", "1300e3"),
+    ("1.40e9", "1400e6"),
+    ("1.53E12", "1530e9"),
+    ("1.6e15", "1600e12"),
+    ("1.7E18", "1700e15"),
+    ("7.123456M", "7123456"),
+    ("6.987654321G", "6987654321"),
+    ("5.444T", "5444G"),
+    ("40.1T", "40100G"),
+    ("300.2T", "300200G"),
+    ("2.5P", "2500T"),
+    ("1.01E", "1010P"),
+    ("0.5e-1", "50e-3"),
+    ("0.5e-2", "5e-3"),
+    ("8.1k", "8100"),
+    ("9.01", "9010m"),
+    ("1.953125Ki", "2000"),  # BinarySI, whole and above 1Ki, not a multiple of it: no suffix
+    ("1000Ki", "1000Ki"),
+    ("1.0000000001Ki", "1024000000103n"),
+    ("0.1m", "100u"),
+    ("1e-20", "1e-9"),  # far below 1n: rounds up to it
+    ("0e99", "0"),
+    # the Kubernetes docs: CPU and memory
+    ("1.5", "1500m"),
+    ("1.5Gi", "1536Mi"),
+    ("0.1", "100m"),
+    ("128974848", "128974848"),
+    ("129e6", "129e6"),
+    ("129M", "129M"),
+    ("128974848000m", "128974848"),
+    ("123Mi", "123Mi"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), APIMACHINERY)
+def test_canonical_form_is_what_apimachinery_prints(text: str, expected: str) -> None:
+    assert canonical(text) == expected
+    negative = "0" if expected == "0" else f"-{expected}"
+    assert canonical(f"-{text}") == negative  # the sign is kept, rounding is away from zero
+    assert canonical(f"+{text}") == expected
+    assert Quantity.parse(expected).value == Quantity.parse(text).value
+
+
+def test_a_canonical_string_prints_as_itself_but_a_binary_one_without_suffix() -> None:
+    """Printing again what was printed gives it back, as in Go, but for one case Go has too: a
+    whole BinarySI value that is not a multiple of 1Ki prints without a suffix, and read back
+    that is a DecimalSI number (2000 is then 2k)."""
+    assert [text for text, printed in APIMACHINERY if canonical(printed) != printed] == ["1.953125Ki"]
+    assert (canonical("1.953125Ki"), canonical("2000")) == ("2000", "2k")
+
+
 @pytest.mark.parametrize("text", ["", "8 GPUs", "1.2.3", "1Kb", "0x10", "1e9999", "--1"])
 def test_parse_rejects_what_is_not_a_quantity(text: str) -> None:
     with pytest.raises(QuantityError):
@@ -95,3 +196,13 @@ def test_a_quantity_beyond_int64_is_refused(text: str | int, message: str) -> No
 def test_the_largest_quantity_is_kept() -> None:
     assert Quantity.parse("9223372036854775807").canonical() == "9223372036854775807"
     assert Quantity.parse(2**63 - 1).value == 2**63 - 1
+
+
+def test_a_computed_value_prints_as_the_api_server_would_store_it() -> None:
+    """A sum or a difference is a whole number of nanos and may pass 2^63-1 (a fleet's total):
+    it prints nano-rounded (like a parsed one) and with at most the E suffix."""
+    assert Quantity(Fraction(10**21)).canonical() == "1000E"
+    assert Quantity(Fraction(10**21), "DecimalExponent").canonical() == "1e21"
+    assert Quantity(Fraction(1, 10**12)).canonical() == "1n"
+    assert Quantity(Fraction(-3, 10**12), "BinarySI").canonical() == "-1n"
+    assert Quantity(Fraction(3 * 2**60), "BinarySI").canonical() == "3Ei"
