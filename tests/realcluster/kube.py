@@ -17,6 +17,7 @@ from tests.realcluster.pki import Pki
 Object = dict[str, Any]
 APPLY = "application/apply-patch+yaml"  # JSON is YAML: the body is the object as JSON
 FIELD_MANAGER = "taugen"
+FIXTURE = "realcluster-fixture"  # the field manager of what the fixture creates (Nodes, CRDs)
 
 
 class ServerRefused(AssertionError):
@@ -84,7 +85,8 @@ class Kube:
     def create(self, obj: Object, *, dry_run: bool = False) -> httpx.Response:
         meta = obj["metadata"]
         path = self.resource(obj["apiVersion"], obj["kind"]).path(meta.get("namespace"))
-        return self.http.post(path, json=obj, params={"dryRun": "All"} if dry_run else {})
+        params = {"fieldManager": FIXTURE} | ({"dryRun": "All"} if dry_run else {})
+        return self.http.post(path, json=obj, params=params)
 
     def delete(self, obj: Object) -> httpx.Response:
         return self.http.delete(self.object_path(obj))

@@ -13,6 +13,7 @@ from pathlib import Path
 
 STOP_SECONDS = 10.0
 TAIL_LINES = 40
+NOISE = "grpc: addrConn.createTransport failed to connect"
 
 
 @dataclass
@@ -29,9 +30,12 @@ class Process:
         return self.popen.poll() is None
 
     def tail(self, lines: int = TAIL_LINES) -> str:
+        """The log's last lines, without kube-apiserver's gRPC reconnect chatter (it closes an
+        etcd client per CRD storage it replaces: warnings that say nothing about a failure)."""
         text = self.log.read_text(encoding="utf-8", errors="replace") if self.log.exists() else ""
+        kept = [line for line in text.splitlines() if NOISE not in line]
         state = "running" if self.alive() else f"exited with {self.popen.returncode}"
-        body = "\n".join(text.splitlines()[-lines:])
+        body = "\n".join(kept[-lines:])
         return f"{self.name} (pid {self.pid}, {state}), last lines of {self.log}:\n{body}"
 
     def stop(self) -> None:
