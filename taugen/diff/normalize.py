@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from taugen.diff.defaults import without_cluster_fields
 from taugen.errors import InputError
 from taugen.load.compiled import tree_documents
 
@@ -22,7 +23,9 @@ _EMBEDDED = (".yaml", ".yml", ".json")  # ConfigMap data that is itself a docume
 
 
 def normal(obj: Mapping[str, Any]) -> dict[str, Any]:
-    """The object without its identity, lists of named items as maps, other lists as sets."""
+    """The object without its identity and what a cluster adds to it (defaults.py), lists of
+    named items as maps, other lists as sets."""
+    obj = without_cluster_fields(obj)
     body = {str(k): v for k, v in obj.items() if k not in ("apiVersion", "kind", "metadata")}
     meta = obj.get("metadata")
     if isinstance(meta, Mapping):

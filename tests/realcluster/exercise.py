@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deepdiff import DeepDiff
+
+from taugen.diff.normalize import normal
 from taugen.load.inventory import NodeFacts
 from tests.realcluster.apply import (
     Refusal,
@@ -39,6 +42,9 @@ class Outcome:
     added: Record = field(default_factory=dict)  # what the control plane wrote that the tree did not
     rewritten: dict[str, dict[str, tuple[Any, Any]]] = field(default_factory=dict)  # (tree, live)
     seconds: dict[str, float] = field(default_factory=dict)
+    # identity -> what `taugen diff` sees changed between the tree's object and the one read back
+    # (taugen/diff/defaults.py: what the cluster adds is no change); Nodes are drift's, not diff's
+    read_back: dict[str, str] = field(default_factory=dict)
 
 
 def exercise(
@@ -67,6 +73,7 @@ def exercise(
         }
         outcome = Outcome(len(objects), dry, refused, writes, seconds=seconds)
         _what_was_added(outcome, objects, before, registered)
+        outcome.read_back.update(_read_back(objects, before))
         return outcome
     finally:
         reset(plane, objects + nodes)
@@ -105,6 +112,15 @@ def _what_was_added(
                 merge(outcome.added, section, kind_of(obj), fields)
             if changed := rewritten(now[key], obj):
                 outcome.rewritten[key] = {general(p): v for p, v in changed.items()}
+
+
+def _read_back(objects: list[Object], now: dict[str, Object]) -> dict[str, str]:
+    found = {}
+    for obj in objects:
+        key = identity(obj)
+        if not _is_node(obj) and key in now and normal(obj) != normal(now[key]):
+            found[key] = str(DeepDiff(normal(obj), normal(now[key])).to_dict())[:600]
+    return found
 
 
 def reset(plane: ControlPlane, objects: list[Object]) -> None:

@@ -35,14 +35,7 @@ RECORDING = "TAUGEN_RECORD_SERVER_DEFAULTS"  # =1: write what was added to serve
 # Where the live object keeps another value than the tree's, and so the second apply writes it
 # back: known, explained, reported to the lead (this suite does not change taugen's output).
 # Any other field fails the test.
-KNOWN = {
-    "ClusterQueue spec.fairSharing.weight": (
-        "the tree writes the weight as an integer (2); Kueue's ClusterQueue controller adds its "
-        "finalizer with an Update of the typed object (pkg/controller/core/clusterqueue_controller.go:181), "
-        "which writes the *resource.Quantity back as the string '2' and takes the field over; the "
-        "next apply takes it back (SPEC §3: quantities in the form the quantity type prints)"
-    ),
-}
+KNOWN: dict[str, str] = {}  # "Kind field" -> why a second apply rewrites it (none since the weight fix)
 
 
 @pytest.fixture(scope="session")
@@ -94,6 +87,7 @@ def _check(name: str, outcome: Outcome, seen: Record, config: pytest.Config) -> 
     assert (outcome.dry_run, outcome.applied) == ([], [])
     assert _unexplained(outcome.second_writes) == {}  # a second apply writes nothing
     assert _unexplained({k: list(v) for k, v in outcome.rewritten.items()}) == {}  # values as written
+    assert outcome.read_back == {}  # diff reads what the cluster added as no change (diff/defaults.py)
     for section, kinds in outcome.added.items():
         for kind, fields in kinds.items():
             merge(seen, section, kind, fields)

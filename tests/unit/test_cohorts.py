@@ -118,7 +118,7 @@ def test_t2_a_guaranteed_tenant_gets_its_own_queue(built: dict[str, dict[str, An
         "taugrid-team-a",
         {
             "cohortName": "taugrid",
-            "fairSharing": {"weight": 3},
+            "fairSharing": {"weight": "3"},  # a quantity, as Kueue writes it back (issue 31)
             "namespaceSelector": selector("team-a"),
             "preemption": TENANT_PREEMPTION,
             "queueingStrategy": "BestEffortFIFO",
@@ -127,7 +127,7 @@ def test_t2_a_guaranteed_tenant_gets_its_own_queue(built: dict[str, dict[str, An
     )
     assert built["ClusterQueue/taugrid-team-b"]["spec"] == {
         "cohortName": "taugrid",
-        "fairSharing": {"weight": 1},
+        "fairSharing": {"weight": "1"},
         "namespaceSelector": selector("team-b"),
         "preemption": TENANT_PREEMPTION,
         "queueingStrategy": "BestEffortFIFO",

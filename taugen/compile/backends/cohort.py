@@ -43,7 +43,8 @@ def tenant_queue_spec(
     return {
         **base,
         "cohortName": cohort_name,
-        "fairSharing": {"weight": guarantee.weight},
+        # a quantity: written as Kueue writes it back, a string, or every sync rewrites it (issue 31)
+        "fairSharing": {"weight": canonical(guarantee.weight)},
         "namespaceSelector": admits([guarantee.namespace]),
         "preemption": PREEMPTION,
         "resourceGroups": [{**base["resourceGroups"][0], "flavors": flavors}],
