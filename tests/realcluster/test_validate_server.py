@@ -72,44 +72,56 @@ def test_the_example_core_passes_a_dry_run_and_nothing_is_written(
     assert [o["metadata"]["name"] for o in objects if control_plane.kube.get(o) is not None] == []
 
 
+def _refused(
+    plane: ControlPlane, folder: Path, files: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, list[tuple[tuple[str, int, int], str]], str]:
+    """validate --server on `files` written into `folder`: the exit code, each `server` finding's
+    (file, line, col) and message, and stderr."""
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    monkeypatch.chdir(folder.parent)
+    code, out, err = _validate(plane, folder)
+    printed = parse_text(out)
+    found = [
+        ((f[0], f[1], f[2]), m)
+        for f, m in zip(printed.findings, printed.messages, strict=True)
+        if f[3] == "server"
+    ]
+    return code, found, err
+
+
+FLAVOR = (
+    "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata:\n  name: realcluster-bad\n"
+    "spec:\n  nodeTaints:\n    - key: sku\n      value: gpu\n      effect: NoScheduleNever\n"
+)
+QUEUE = (
+    "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata:\n  name: q\n"
+    "  namespace: realcluster-no-such-namespace\nspec:\n  clusterQueue: taugrid\n"
+)
+
+
 def test_a_refusal_is_a_finding_at_the_field_the_server_names(
     control_plane: ControlPlane, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tree = tmp_path / "bad"
-    tree.mkdir()
-    (tree / "flavor.yaml").write_text(
-        "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ResourceFlavor\nmetadata:\n  name: realcluster-bad\n"
-        "spec:\n  nodeTaints:\n    - key: sku\n      value: gpu\n      effect: NoScheduleNever\n"
-    )
-    (tree / "queue.yaml").write_text(
-        "apiVersion: kueue.x-k8s.io/v1beta2\nkind: LocalQueue\nmetadata:\n  name: q\n"
-        "  namespace: realcluster-no-such-namespace\nspec:\n  clusterQueue: taugrid\n"
-    )
-    monkeypatch.chdir(tmp_path)
-    code, out, err = _validate(control_plane, tree)
-    assert code == 1, out + err
-    printed = parse_text(out)
-    server = [(f, m) for f, m in zip(printed.findings, printed.messages, strict=True) if f[3] == "server"]
+    files = {"flavor.yaml": FLAVOR, "queue.yaml": QUEUE}
+    code, server, err = _refused(control_plane, tmp_path / "bad", files, monkeypatch)
+    assert code == 1
     # the CRD's rule sits on the list: the server names spec.nodeTaints, the list's first item
-    assert [(f[0], f[1], f[2]) for f, _ in server] == [("bad/flavor.yaml", 7, 5), ("bad/queue.yaml", 1, 1)]
+    assert [where for where, _ in server] == [("bad/flavor.yaml", 7, 5), ("bad/queue.yaml", 1, 1)]
     assert server[0][1].startswith("spec.nodeTaints: ") and "supported taint effect values" in server[0][1]
     assert server[1][1] == 'namespaces "realcluster-no-such-namespace" not found'
     assert NOTE.findall(err) == [("2", "2")]
-    assert control_plane.kube.get(yaml.safe_load((tree / "flavor.yaml").read_text())) is None
+    assert control_plane.kube.get(yaml.safe_load(FLAVOR)) is None
 
 
 def test_an_unknown_field_is_refused_not_pruned(
     control_plane: ControlPlane, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A server-side apply refuses a field its schema lacks (a plain create would drop it in silence)."""
-    tree = tmp_path / "extra"
-    tree.mkdir()
-    (tree / "priority.yaml").write_text(
+    priority = (
         "apiVersion: kueue.x-k8s.io/v1beta2\nkind: WorkloadPriorityClass\nmetadata:\n  name: realcluster-x\n"
         "value: 5\ncolour: blue\n"
     )
-    monkeypatch.chdir(tmp_path)
-    code, out, err = _validate(control_plane, tree)
-    printed = parse_text(out)
-    server = [m for f, m in zip(printed.findings, printed.messages, strict=True) if f[3] == "server"]
-    assert code == 1 and len(server) == 1 and ".colour: field not declared in schema" in server[0], out + err
+    code, server, _ = _refused(control_plane, tmp_path / "extra", {"priority.yaml": priority}, monkeypatch)
+    assert code == 1 and len(server) == 1 and ".colour: field not declared in schema" in server[0][1]
