@@ -24,6 +24,9 @@ def check_output_root(loaded: LoadedProject, root: Path) -> None:
         raise InputError([where.problem("output", message, HINT)])
     if root.exists() and not root.is_dir():
         raise InputError([where.problem("output", f"output root {root} is a file, not a folder", HINT)])
+    if root == loaded.output_root(None) and (real := loaded.outside(root)) is not None:
+        message = f"output root {root} leads to {real}, outside the project {loaded.root}"
+        raise InputError([where.problem("output", message, HINT)])  # issue 32: a link on the way
     problems: list[Problem] = []
     for source in _inputs(loaded):
         if source.resolve() == resolved or resolved in source.resolve().parents:
