@@ -7,6 +7,7 @@ from functools import cache
 
 from taugen.errors import Problem
 from taugen.load.rules import LoadedRule
+from taugen.models.platform import TopologyLabels
 from taugen.models.rules import NodeLabelRule, RuleMatch
 from taugen.names import dns1123_label_error, label_key_error, label_value_error
 from taugen.resolve.labels import (
@@ -15,6 +16,8 @@ from taugen.resolve.labels import (
     GPU_SERIES,
     PLATFORM_PREFIX,
     RESERVED_GPU_CLASSES,
+    RESERVED_WHY,
+    domain_keys,
     reserved_prefix,
 )
 
@@ -159,18 +162,21 @@ RESERVED_HINT = (
 )
 
 
-def check_rules(rule_set: RuleSet) -> list[Problem]:
-    """Every problem of the extra rules (R3, R15, R17), positioned at the offending label."""
+def check_rules(rule_set: RuleSet, sources: TopologyLabels) -> list[Problem]:
+    """Every problem of the extra rules (R3, R15, R17, R37), positioned at the offending label."""
     mapping = rule_set.series_to_class()
+    domains = domain_keys(sources)
     found: list[Problem] = []
     for loaded in rule_set.rules:
         for key, value in loaded.rule.labels.items():
-            if loaded.doc is not None and (problem := _label_problem(loaded, key, value, mapping)):
+            if loaded.doc is not None and (problem := _label_problem(loaded, key, value, mapping, domains)):
                 found.append(problem)
     return found
 
 
-def _label_problem(loaded: LoadedRule, key: str, value: str, mapping: dict[str, str]) -> Problem | None:
+def _label_problem(
+    loaded: LoadedRule, key: str, value: str, mapping: dict[str, str], domains: frozenset[str]
+) -> Problem | None:
     key_pos = loaded.label_at(key, of_key=True)
     pos = loaded.label_at(key)
     assert key_pos is not None and pos is not None  # a rule from a file has positions
@@ -181,7 +187,16 @@ def _label_problem(loaded: LoadedRule, key: str, value: str, mapping: dict[str, 
     if why := label_key_error(key):
         return key_pos.problem("R15", f"label key {key!r}: {why}", "fix the key")
     if reserved := reserved_prefix(key):
-        return key_pos.problem("R17", f"label {key} is in the reserved namespace {reserved}", RESERVED_HINT)
+        why = f": {RESERVED_WHY[reserved]}" if reserved in RESERVED_WHY else ""
+        return key_pos.problem(
+            "R17", f"label {key} is in the reserved namespace {reserved}{why}", RESERVED_HINT
+        )
+    if key in domains:
+        return key_pos.problem(
+            "R37",
+            f"label {key} is read as a topology domain: a rule that sets it moves nodes between domains",
+            "remove it: domains come from the labels the provider publishes (topologyLabels, R37)",
+        )
     if key == GPU_CLASS and (err := gpu_class_error(value, mapping)):
         return pos.problem("R3", *err)
     if why := label_value_error(value):
