@@ -55,6 +55,8 @@ class Document:
     start: tuple[int, int] = (0, 0)  # 0-based; where a document without positions (a scalar) starts
     text: str | None = field(default=None, repr=False, compare=False)
     index: int = 0  # among the file's non-empty documents
+    # lookups so far and, past a few, the document's index (fast.position)
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False, hash=False)
 
     def spot(self, loc: Loc, *, key: bool = False) -> Spot:
         """`at`, looked up only when a problem is made."""
@@ -64,7 +66,7 @@ class Document:
         """Position of the value at `loc` (or of its key); the nearest existing parent otherwise."""
         if self.text is not None:
             try:
-                line, col = fast.position(self.text, self.index, loc, key)
+                line, col = fast.position(self.text, self.index, loc, key, self.memo)
             except fast.Unsupported:
                 return _round_trip(self.path, self.text)[self.index].at(loc, key=key)
             return Position(self.path, line + 1, col + 1)
