@@ -115,10 +115,25 @@ def _stdin(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     folder = Path(tempfile.mkdtemp(prefix="taugen-stdin-"))
     ctx.call_on_close(partial(shutil.rmtree, folder, ignore_errors=True))
     copy = ctx.meta["taugen.stdin"] = folder / "stdin.yaml"
-    copy.write_bytes(sys.stdin.buffer.read())
+    _copy_stdin(copy, ctx, param)
     _stdin_copies[copy] = "<stdin>"
     swapped = tuple(type(v)(copy) if v is not None and str(v) == STDIN else v for v in values)
     return swapped if isinstance(value, tuple) else swapped[0]
+
+
+def _copy_stdin(copy: Path, ctx: click.Context, param: click.Parameter) -> None:
+    """At most the input size limit (load/limits.py) and one byte more is read: a stream past
+    it is refused there, never read whole first (issue 32: 2 GB on stdin was a MemoryError)."""
+    from taugen.load.limits import MAX_BYTES
+
+    left = MAX_BYTES + 1
+    with copy.open("wb") as out:
+        while left and (chunk := sys.stdin.buffer.read(min(left, 1 << 20))):
+            out.write(chunk)
+            left -= len(chunk)
+    if not left:
+        limit = f"{MAX_BYTES:,} bytes ({MAX_BYTES >> 20} MiB)"
+        raise click.BadParameter(f"standard input is larger than an input may be, {limit}", ctx, param)
 
 
 def output_option(*formats: str, default: str = "text") -> Callable[[Callable[..., Any]], Callable[..., Any]]:

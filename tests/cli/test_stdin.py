@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import io
+from typing import Any
+
+import pytest
 from click.testing import CliRunner
 
 from taugen.cli import main
+from taugen.load import limits
 from tests.conftest import REPO
 
 
@@ -80,3 +85,35 @@ def test_standard_input_is_one_argument_only() -> None:
     assert err.endswith(
         "Error: Invalid value for '[HEAD]': standard input is already another argument's `-`\n"
     )
+
+
+class _Endless(io.RawIOBase):
+    """A stream of `---\\n` documents that counts what was read from it."""
+
+    def __init__(self, size: int) -> None:
+        self.left, self.served = size, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        count = min(len(buffer), self.left)
+        buffer[:count] = b"-" * count
+        self.left -= count
+        self.served += count
+        return count
+
+
+def test_standard_input_past_the_size_limit_is_refused_after_the_limit_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 32: standard input was read whole before the size limit was checked (2 GB: a
+    MemoryError). At most the limit and one byte more are read."""
+    monkeypatch.setattr(limits, "MAX_BYTES", 10_000)
+    stream = _Endless(50 * 10_000)
+    result = CliRunner().invoke(
+        main, ["validate", "-"], input=io.BufferedReader(stream), catch_exceptions=False
+    )
+    assert result.exit_code == 2
+    assert "standard input is larger than an input may be, 10,000 bytes" in result.stderr
+    assert stream.served <= 10_001 + io.DEFAULT_BUFFER_SIZE  # the reader's one buffer, not the stream
