@@ -83,7 +83,8 @@ def config_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[...
         default=PROJECT_FILE,
         show_default=True,
         callback=_find_project,
-        help=f"{help_text} Without -c: ./taugen.yaml, else the nearest in a parent folder (as git does).",
+        help=f"{help_text} Without -c: ./taugen.yaml, else the nearest in a parent folder up to the "
+        "repository's root (as git finds .git).",
     )
 
 
@@ -91,8 +92,10 @@ def _find_project(ctx: click.Context, param: click.Parameter, value: Path) -> Pa
     """Issue 21: every command works from any subfolder of the project."""
     if param.name is None or ctx.get_parameter_source(param.name) is not click.core.ParameterSource.DEFAULT:
         return value
+    from taugen.repository import find_project
+
     here = Path.cwd()
-    found = next((f / PROJECT_FILE for f in (here, *here.parents) if (f / PROJECT_FILE).is_file()), None)
+    found = find_project(here)  # issue 32: never above the repository's root
     return value if found is None or found.parent == here else found
 
 

@@ -12,17 +12,18 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from taugen import PACKAGE
+from taugen import PACKAGE, repository
 
-PROJECT_FILE = "taugen.yaml"
 LOCK_FILE = "taugen.lock"
 PROFILE_KIND = "WorkloadProfile"
 
 
 def find_project(given: str | Path | None, here: Path) -> Path | None:
-    """-c FILE when given, else taugen.yaml here or in the nearest parent folder (as git)."""
-    candidates = [Path(given)] if given else [f / PROJECT_FILE for f in (here, *here.parents)]
-    return next((c for c in candidates if c.is_file()), None)
+    """-c FILE when given, else taugen.yaml here or in the nearest parent folder up to the
+    repository's root (as git finds .git; issue 32)."""
+    if given:
+        return Path(given) if Path(given).is_file() else None
+    return repository.find_project(here)
 
 
 def cluster_names(project: Path | None) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import glob
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,10 +89,28 @@ def load_project(path: Path) -> LoadedProject:
         message = f"no project file {path}"
         hint = "without -c taugen looks here and in every parent folder: pass -c FILE, or `taugen init` one"
         raise InputError([Problem(path, 0, 0, "io", message, hint)])
+    _check_not_linked(path)
     doc = load_one(path)
     project = validate(Project, doc, RULE)
     _check_unique(doc, project)
     return LoadedProject(project, doc, path.resolve().parent)
+
+
+def _check_not_linked(path: Path) -> None:
+    """Issue 32: the project root is the folder of taugen.yaml, never reached through a symbolic
+    link: a linked taugen.yaml (or a linked folder on its way) made the build read and write the
+    link's target's project. The working folder and its parents are the system's own path (the
+    kernel's, without links); every folder below the part the file shares with it is checked."""
+    file = Path(os.path.normpath(path.absolute()))
+    anchor = Path(os.path.commonpath([Path.cwd(), file.parent]))
+    below = [f for f in (file, *file.parents) if anchor in f.parents]
+    linked = next((f for f in below if f.is_symlink()), None)
+    if linked is not None:
+        message = (
+            f"{linked} is a symbolic link (to {linked.readlink()}): the project would be the link's target's"
+        )
+        hint = "name the project file by its own path (-c), not through a link"
+        raise InputError([Problem(path, 0, 0, "io", message, hint)])
 
 
 def _check_unique(doc: Document, project: Project) -> None:
