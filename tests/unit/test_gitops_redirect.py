@@ -121,3 +121,25 @@ def test_a_new_cluster_is_no_source_risk(tmp_path: Path) -> None:
     run_build(project)
     result = diff(DiffOptions("base", None, tmp_path, Path("taugen.yaml")))
     assert result.entries and not [e.headline for e in result.entries if e.risks]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "why"),
+    [
+        ("repoURL", "https://git.example.com/{{ .cluster }}.git", "holds a Go template delimiter"),
+        ("revision", '{{ index . "path" }}', "holds a Go template delimiter"),
+        ("revision", "main}}", "holds a Go template delimiter"),
+        ("repoURL", "https://git.example.com/q.git\nspec: x", "holds '\\n'"),
+        ("revision", "main branch", "holds ' '"),
+    ],
+)
+def test_go_template_actions_never_reach_the_applicationset_template(
+    tmp_path: Path, field: str, value: str, why: str
+) -> None:
+    """Issue 32: repoURL and revision are written into the ApplicationSet's template, which Argo CD
+    renders as a Go template: `{{` there ran as a template action."""
+    project = _project(tmp_path, {"argocd": {**GITOPS["argocd"], field: value}})
+    (problem,) = problems_of(lambda: run_build(project))
+    assert (problem.rule, problem.path) == ("project", project)
+    assert problem.message.startswith(f"gitops.argocd.{field}: ") and why in problem.message
+    assert not (tmp_path / "out").exists()
