@@ -16,7 +16,7 @@ from taugen.diff.risks import IDS, LEVELS, Risk, field_risks, object_risks
 from taugen.diff.sources import Spec, pair_specs, read_tree
 from taugen.diff.transitions import transition_risks
 from taugen.diff.words import field_headline, object_headline
-from taugen.errors import InputError
+from taugen.errors import InputError, Problem
 from taugen.load.project import load_project
 from taugen.simulate.compare import SimulationDiff, simulate_sides
 from taugen.validate.celrules import RuleSource
@@ -116,7 +116,11 @@ def _default_path(options: DiffOptions) -> Path:
     project = options.cwd / options.project_file
     if not project.is_file():
         return Path("out")
-    root = load_project(project).output_root(None).resolve()
+    given = load_project(project).output_root(None)
+    if given.is_symlink():  # issue 32: as build refuses it (write/safety.py), never followed
+        message = f"output root {given} is a symbolic link (to {given.readlink()}): diff follows none"
+        raise InputError([Problem(given, 0, 0, "io", message, "replace the link with the folder")])
+    root = given.resolve()
     try:
         return root.relative_to(options.cwd.resolve())
     except ValueError:

@@ -106,6 +106,14 @@ def _child_position(node: Any, step: str | int, *, key: bool) -> tuple[int, int]
 def read_text(path: Path) -> str:
     """File text as UTF-8 (a UTF-8 byte-order mark is dropped); a problem at the first
     undecodable byte otherwise. Too large or too deeply nested text is refused (limits)."""
+    text = _decoded(path, read_bounded(path))
+    limits.check_text(path, text)
+    return text
+
+
+def read_bounded(path: Path) -> bytes:
+    """A regular file's bytes, at most the size limit (limits.MAX_BYTES): a larger file is refused
+    before it is read, and reading stops one byte past the limit (it grew while being read)."""
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode):  # /dev/zero, a FIFO: never read without end (issue 17)
@@ -113,16 +121,14 @@ def read_text(path: Path) -> str:
         limits.check_size(path, info.st_size)
         with path.open("rb") as file:
             raw = file.read(limits.MAX_BYTES + 1)
-        limits.check_size(path, len(raw))  # it grew while being read
+        limits.check_size(path, len(raw))
     except FileNotFoundError:
         raise InputError([Problem(path, 0, 0, "io", "file not found", "check the path")]) from None
     except OSError as err:
         raise InputError(
             [Problem(path, 0, 0, "io", f"cannot read: {err.strerror}", "check the path and its permissions")]
         ) from None
-    text = _decoded(path, raw)
-    limits.check_text(path, text)
-    return text
+    return raw
 
 
 _WIDE_BOMS = {  # longest first: the UTF-32 LE mark starts with the UTF-16 LE one
