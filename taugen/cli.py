@@ -116,7 +116,8 @@ def _stdin(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     if ctx.meta.get("taugen.stdin") is not None:  # a stream is read once
         raise click.BadParameter("standard input is already another argument's `-`", ctx, param)
     folder = Path(tempfile.mkdtemp(prefix="taugen-stdin-"))
-    ctx.call_on_close(partial(shutil.rmtree, folder, ignore_errors=True))
+    # on the root context: a usage error after this callback (a second `-`) never closes ctx (issue 32)
+    ctx.find_root().call_on_close(partial(shutil.rmtree, folder, ignore_errors=True))
     copy = ctx.meta["taugen.stdin"] = folder / "stdin.yaml"
     _copy_stdin(copy, ctx, param)
     _stdin_copies[copy] = "<stdin>"

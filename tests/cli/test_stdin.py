@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -117,3 +118,21 @@ def test_standard_input_past_the_size_limit_is_refused_after_the_limit_is_read(
     assert result.exit_code == 2
     assert "standard input is larger than an input may be, 10,000 bytes" in result.stderr
     assert stream.served <= 10_001 + io.DEFAULT_BUFFER_SIZE  # the reader's one buffer, not the stream
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("diff", "-", "-"), ("diff", "-", "--fail-on", "everything"), ("validate", "-")],
+    ids=["two-dashes", "usage-error-after", "ran"],
+)
+def test_no_copy_of_standard_input_is_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]
+) -> None:
+    """Issue 32: `diff - -` is a usage error raised while click parses, which never closed the
+    command's context: the first `-`'s private copy stayed behind."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    result = CliRunner().invoke(main, list(args), input=b"kind: List\nitems: []\n")
+    assert result.exit_code in (0, 1, 2) and "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []
