@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from taugen.cli import main
 from taugen.load import limits
-from tests.conftest import REPO
+from tests.conftest import REPO, Run
 
 
 def _run(stdin: bytes, *args: str) -> tuple[int, str, str]:
@@ -136,3 +136,20 @@ def test_no_copy_of_standard_input_is_left(
     result = CliRunner().invoke(main, list(args), input=b"kind: List\nitems: []\n")
     assert result.exit_code in (0, 1, 2) and "Traceback" not in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("stream", [b"", b"---\n---\n", b"# only a comment\n"])
+def test_validate_of_nothing_is_refused_not_passed(stream: bytes) -> None:
+    """Issue 32: `kubectl kustomize out | taugen validate -` passed when kustomize printed
+    nothing (0 resources, exit 0)."""
+    code, _, err = _run(stream, "validate", "-")
+    assert (code, err) == (
+        2,
+        "<stdin>: error: nothing to validate: no Kubernetes object in it [io]\n"
+        "  hint: name the compiled tree, or a file or stream that holds its objects\n",
+    )
+
+
+def test_validate_of_an_empty_folder_is_refused(tmp_path: Path, run: Run) -> None:
+    result = run("validate", tmp_path)
+    assert result.exit_code == 2 and "nothing to validate" in result.stderr
