@@ -51,9 +51,25 @@ class SourceRef(StrictModel):
     namespace: DNSLabel | None = Field(default=None, description="Default: the Kustomization's namespace")
 
 
+OWN_PREFIX = "taugen-"  # every Application and Kustomization taugen writes (compile/gitops/layout.py)
+
+
 class Dependency(StrictModel):
     name: DNSSubdomain = Field(description="A Flux Kustomization every cluster's core waits for (Kueue's)")
     namespace: DNSLabel | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _not_taugens_own(cls, value: str) -> str:
+        """Issue 32: a core that waits for `taugen-<cluster>` waits for itself (or for its own
+        shards, which wait for it): Flux would apply none of them, silently."""
+        if value.startswith(OWN_PREFIX):
+            raise invalid(
+                f"dependsOn {value!r} names one of taugen's own Kustomizations ({OWN_PREFIX}…): "
+                "the cores would wait for themselves and Flux would apply none of them",
+                "name the Kustomizations that install what the cores need (Kueue, NFD)",
+            )
+        return value
 
 
 class Flux(StrictModel):

@@ -143,3 +143,16 @@ def test_go_template_actions_never_reach_the_applicationset_template(
     assert (problem.rule, problem.path) == ("project", project)
     assert problem.message.startswith(f"gitops.argocd.{field}: ") and why in problem.message
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("name", ["taugen-c1", "taugen-c1-h200-141gb"])
+def test_flux_depends_on_names_none_of_taugens_own(tmp_path: Path, name: str) -> None:
+    """Issue 32: `dependsOn: [{name: taugen-c1}]` made c1's core wait for itself (a shard's name:
+    for a shard that waits for the core), and Flux applied nothing, silently."""
+    project = _project(tmp_path, {"flux": {"dependsOn": [{"name": "kueue"}, {"name": name}]}})
+    (problem,) = problems_of(lambda: run_build(project))
+    assert (problem.rule, problem.line) == ("project", line_of(project, f"name: {name}"))
+    assert problem.message == (
+        f"gitops.flux.dependsOn.1.name: dependsOn {name!r} names one of taugen's own Kustomizations "
+        "(taugen-…): the cores would wait for themselves and Flux would apply none of them"
+    )
