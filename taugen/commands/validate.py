@@ -71,5 +71,5 @@ def _validate(options: ValidateOptions, paths: tuple[Path, ...], crds: tuple[Pat
         where = paths[0] if len(paths) == 1 else Path(", ".join(p.as_posix() for p in paths))
         message = "nothing to validate: no Kubernetes object in it"
         hint = "name the compiled tree, or a file or stream that holds its objects"
-        raise InputError([Problem(where, 0, 0, "io", message, hint)])
+        unreadable = [Finding(Problem(where, 0, 0, "io", message, hint), "file")]
     return validate(loaded.resources, store, len(files), unreadable, tree_roots(paths))
