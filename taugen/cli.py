@@ -83,7 +83,8 @@ def config_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[...
         default=PROJECT_FILE,
         show_default=True,
         callback=_find_project,
-        help=f"{help_text} Without -c: ./taugen.yaml, else the nearest in a parent folder (as git does).",
+        help=f"{help_text} Without -c: ./taugen.yaml, else the nearest in a parent folder up to the "
+        "repository's root (as git finds .git).",
     )
 
 
@@ -91,8 +92,10 @@ def _find_project(ctx: click.Context, param: click.Parameter, value: Path) -> Pa
     """Issue 21: every command works from any subfolder of the project."""
     if param.name is None or ctx.get_parameter_source(param.name) is not click.core.ParameterSource.DEFAULT:
         return value
+    from taugen.repository import find_project
+
     here = Path.cwd()
-    found = next((f / PROJECT_FILE for f in (here, *here.parents) if (f / PROJECT_FILE).is_file()), None)
+    found = find_project(here)  # issue 32: never above the repository's root
     return value if found is None or found.parent == here else found
 
 
@@ -113,12 +116,28 @@ def _stdin(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     if ctx.meta.get("taugen.stdin") is not None:  # a stream is read once
         raise click.BadParameter("standard input is already another argument's `-`", ctx, param)
     folder = Path(tempfile.mkdtemp(prefix="taugen-stdin-"))
-    ctx.call_on_close(partial(shutil.rmtree, folder, ignore_errors=True))
+    # on the root context: a usage error after this callback (a second `-`) never closes ctx (issue 32)
+    ctx.find_root().call_on_close(partial(shutil.rmtree, folder, ignore_errors=True))
     copy = ctx.meta["taugen.stdin"] = folder / "stdin.yaml"
-    copy.write_bytes(sys.stdin.buffer.read())
+    _copy_stdin(copy, ctx, param)
     _stdin_copies[copy] = "<stdin>"
     swapped = tuple(type(v)(copy) if v is not None and str(v) == STDIN else v for v in values)
     return swapped if isinstance(value, tuple) else swapped[0]
+
+
+def _copy_stdin(copy: Path, ctx: click.Context, param: click.Parameter) -> None:
+    """At most the input size limit (load/limits.py) and one byte more is read: a stream past
+    it is refused there, never read whole first (issue 32: 2 GB on stdin was a MemoryError)."""
+    from taugen.load.limits import MAX_BYTES
+
+    left = MAX_BYTES + 1
+    with copy.open("wb") as out:
+        while left and (chunk := sys.stdin.buffer.read(min(left, 1 << 20))):
+            out.write(chunk)
+            left -= len(chunk)
+    if not left:
+        limit = f"{MAX_BYTES:,} bytes ({MAX_BYTES >> 20} MiB)"
+        raise click.BadParameter(f"standard input is larger than an input may be, {limit}", ctx, param)
 
 
 def output_option(*formats: str, default: str = "text") -> Callable[[Callable[..., Any]], Callable[..., Any]]:

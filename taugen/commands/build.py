@@ -89,6 +89,8 @@ def _build(options: BuildOptions) -> BuildResult:
     state = read_lock(loaded.lock_path)
     leaving = tuple(sorted(set(state.lock.clusters) - {c.name for c in loaded.project.clusters}))
     check_cluster_folders(loaded, root, leaving)
+    if not (options.cluster or preview):
+        _check_leaving(loaded, state.lock, leaving, options.allow_quota_decrease)
     crds = (*loaded.crd_sources(), *options.crds)
     request = None if options.check else _request(loaded, clusters, root, options, preview, crds)
     if request is not None and (replayed := lookup(request, options.now)) is not None:
@@ -237,6 +239,31 @@ def _compile(
     age = cluster.maxInventoryAge
     deadline = None if age is None or options.allow_stale else resolved.observed_at + age
     return CompiledCluster(render(objects), objects, entry, warnings, deadline, resolved.rules, tuple(quotas))
+
+
+def _check_leaving(loaded: LoadedProject, lock: Lock, dropped: Sequence[str], allow_decrease: bool) -> None:
+    """R26, R35 (issue 32): a cluster gone from taugen.yaml takes its quota high-water marks and
+    its lock history with it; listed again later, it would start from nothing. Only
+    --allow-quota-decrease removes it."""
+    if allow_decrease:
+        return
+    where = loaded.doc.at(["clusters"], key=True)
+    problems = [
+        where.problem(
+            "R26",
+            f"cluster {name} is in taugen.lock but no longer in taugen.yaml: the build would drop its "
+            f"GPU quota ({_marks(lock.clusters[name].gpuQuota)}) and its lock history",
+            "pass --allow-quota-decrease to remove the cluster, or list it again",
+        )
+        for name in dropped
+        if name in lock.clusters
+    ]
+    if problems:
+        raise InputError(problems)
+
+
+def _marks(quota: Mapping[str, int]) -> str:
+    return ", ".join(f"{gpu_class} {gpus}" for gpu_class, gpus in sorted(quota.items())) or "none"
 
 
 def _new_lock(lock: Lock, compiled: dict[str, CompiledCluster], dropped: tuple[str, ...]) -> bytes:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from taugen.choices import DEFAULT_KUBERNETES_VERSION
-from taugen.errors import InputError
+from taugen.errors import InputError, Problem
 from taugen.gcpause import paused_gc
 from taugen.load.project import load_project
 from taugen.lock.lockfile import read_lock
@@ -67,4 +67,9 @@ def _validate(options: ValidateOptions, paths: tuple[Path, ...], crds: tuple[Pat
     loaded = load_resources(files)
     store = SchemaStore(options.kubernetes_version, crds)
     unreadable = [Finding(p, "file") for p in [*listing, *loaded.problems]]
+    if not loaded.resources and not unreadable:  # issue 32: `… | taugen validate -` of nothing passed
+        where = paths[0] if len(paths) == 1 else Path(", ".join(p.as_posix() for p in paths))
+        message = "nothing to validate: no Kubernetes object in it"
+        hint = "name the compiled tree, or a file or stream that holds its objects"
+        unreadable = [Finding(Problem(where, 0, 0, "io", message, hint), "file")]
     return validate(loaded.resources, store, len(files), unreadable, tree_roots(paths))

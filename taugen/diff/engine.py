@@ -16,7 +16,7 @@ from taugen.diff.risks import IDS, LEVELS, Risk, field_risks, object_risks
 from taugen.diff.sources import Spec, pair_specs, read_tree
 from taugen.diff.transitions import transition_risks
 from taugen.diff.words import field_headline, object_headline
-from taugen.errors import InputError
+from taugen.errors import InputError, Problem, escaped
 from taugen.load.project import load_project
 from taugen.simulate.compare import SimulationDiff, simulate_sides
 from taugen.validate.celrules import RuleSource
@@ -91,8 +91,10 @@ def diff(options: DiffOptions) -> DiffResult:
     changes = compare(base[1], head[1])
     levels = _levels(base[1], head[1])
     check = TransitionCheck(RuleSource(_crds(options)))  # the given CRDs' transition rules
-    tenants = (Entry(i, "change", h, None, r) for i, h, r in guarantee_changes(base[1], head[1]))  # T6
-    fleet = (Entry(i, "change", h, None, r) for i, h, r in fleet_changes(base[1], head[1]))  # §11
+    tenants = (  # T6
+        Entry(i, "change", escaped(h), None, r) for i, h, r in guarantee_changes(base[1], head[1])
+    )
+    fleet = (Entry(i, "change", escaped(h), None, r) for i, h, r in fleet_changes(base[1], head[1]))  # §11
     entries = (*fleet, *tenants, *(e for c in changes for e in _entries(c, levels, check)))
     return DiffResult(base[0], head[0], tuple(changes), entries, _simulation(options, old_spec, new_spec))
 
@@ -116,7 +118,11 @@ def _default_path(options: DiffOptions) -> Path:
     project = options.cwd / options.project_file
     if not project.is_file():
         return Path("out")
-    root = load_project(project).output_root(None).resolve()
+    given = load_project(project).output_root(None)
+    if given.is_symlink():  # issue 32: as build refuses it (write/safety.py), never followed
+        message = f"output root {given} is a symbolic link (to {given.readlink()}): diff follows none"
+        raise InputError([Problem(given, 0, 0, "io", message, "replace the link with the folder")])
+    root = given.resolve()
     try:
         return root.relative_to(options.cwd.resolve())
     except ValueError:
@@ -151,11 +157,13 @@ def _levels(*sides: Mapping[Identity, Placed]) -> frozenset[str]:
 
 
 def _entries(change: ObjectChange, levels: frozenset[str], check: TransitionCheck) -> Iterator[Entry]:
+    """Headlines hold the tree's names and values: a control character in them is shown as its
+    escape (issue 32: a newline in a label value started a heading of its own in the comment)."""
     if change.action != "change":
-        yield Entry(change.ident, change.action, object_headline(change), None, object_risks(change))
+        yield Entry(change.ident, change.action, escaped(object_headline(change)), None, object_risks(change))
         return
     refused = transition_risks(check, change)
     for field, more in zip(change.fields, refused, strict=True):
-        headline = f"{change.ident.title}: {field_headline(change.ident.kind, field)}"
+        headline = escaped(f"{change.ident.title}: {field_headline(change.ident.kind, field)}")
         risks = tuple(sorted({*field_risks(change, field, levels), *more}))
         yield Entry(change.ident, change.action, headline, field, risks)

@@ -7,6 +7,7 @@ import re
 from taugen.diff.engine import DiffResult, Entry
 from taugen.diff.render import MARKS, prefixed, simulation_lines
 from taugen.diff.risks import CLASSES
+from taugen.errors import escaped
 
 # a marker a CI step can find to update its own comment instead of adding one per push
 MARKER = "<!-- taugen-diff -->"
@@ -15,6 +16,7 @@ LIMIT = 60_000  # characters: a GitHub comment holds 65,536 (issue 21); the summ
 RISKS_SHOWN = 50  # entries per risk class before "… and N more"
 ARTIFACT = "the full diff: the `taugen-diff` artifact of this pipeline (`taugen diff -o text`)"
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>|~#])")
+_REFERENCE = re.compile(r"([@#!~%$&])(?=\w)")
 
 
 def markdown(result: DiffResult, limit: int = LIMIT) -> str:
@@ -95,8 +97,12 @@ def _item(entry: Entry) -> str:
 
 
 def _escape(words: str) -> str:
-    return _SPECIAL.sub(r"\\\1", words)
+    """Text from the trees as plain text of one line (issue 32): control characters as their
+    escapes, markdown's specials escaped, and a mention or reference (`@team`, `#12`, GitLab's
+    `!12`, `~label`, `%milestone`, `$snippet`, `&epic`) broken by a zero-width space, so a
+    value can start no heading and notify no one."""
+    return _REFERENCE.sub("\\1\u200b", _SPECIAL.sub(r"\\\1", escaped(words)))
 
 
 def _code(words: str) -> str:
-    return words.replace("`", "'")
+    return escaped(words).replace("`", "'")

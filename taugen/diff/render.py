@@ -10,6 +10,7 @@ from typing import Any
 from taugen.diff.engine import DiffResult, Entry, Plan
 from taugen.diff.risks import CLASSES
 from taugen.diff.words import describe
+from taugen.errors import escaped
 
 MARKS = {"add": "+", "change": "~", "remove": "-"}
 _COLOURS = {"add": "32", "change": "33", "remove": "31", "risk": "1;31", "dim": "2"}
@@ -21,7 +22,7 @@ def plan_line(plan: Plan) -> str:
 
 def prefixed(entry: Entry) -> str:
     """The headline with its cluster, for lists that mix clusters."""
-    cluster = entry.ident.cluster
+    cluster = escaped(entry.ident.cluster)  # a folder's name, from the tree
     return f"{cluster}: {entry.headline}" if cluster else entry.headline
 
 
@@ -29,7 +30,7 @@ def text(result: DiffResult, color: bool = False) -> str:
     def paint(words: str, style: str) -> str:
         return f"\033[{_COLOURS[style]}m{words}\033[0m" if color else words
 
-    lines = [f"{plan_line(result.plan())}   ({result.base} → {result.head})"]
+    lines = [f"{plan_line(result.plan())}   ({escaped(result.base)} → {escaped(result.head)})"]
     if not result.entries:
         return "\n".join([*lines, "No changes.", *simulation_lines(result)]) + "\n"
     risky = [(c, result.with_risk(c.id)) for c in CLASSES if result.with_risk(c.id)]
@@ -41,7 +42,7 @@ def text(result: DiffResult, color: bool = False) -> str:
     lines += ["", "Changes"]
     for cluster in result.clusters:
         indent = "    " if cluster else "  "
-        lines += [f"  {cluster}"] if cluster else []
+        lines += [f"  {escaped(cluster)}"] if cluster else []
         for e in (e for e in result.entries if e.ident.cluster == cluster):
             tags = paint(f"  [{', '.join(sorted({r.id for r in e.risks}))}]", "dim") if e.risks else ""
             lines.append(f"{indent}{paint(MARKS[e.action], e.action)} {e.headline}{tags}")

@@ -13,6 +13,12 @@ LEVELS = ("tau.azure.com/site", "tau.azure.com/network-domain", "tau.azure.com/a
 _SLOTS = ("metadata", "annotations", "tau.azure.com/ready-torchrun-host-slots")
 _QUOTA_LIMITS = ("nominalQuota", "borrowingLimit")  # less of either is less to admit with
 _PRIORITY_KINDS = ("PriorityClass", "WorkloadPriorityClass")
+# G6 (issue 32): the fields of an Application template that say what is deployed where, and the
+# fields of a Flux Kustomization that do not (any other field may change what is applied)
+_ARGO_SOURCE = frozenset({"source", "sources", "destination", "project"})
+_FLUX_TIMING = frozenset(
+    {"interval", "retryInterval", "timeout", "wait", "prune", "dependsOn", "healthCheckExprs", "suspend"}
+)
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,12 @@ CLASSES = (
         "priority change",
         "a priority value changed or a class was removed: preemption order changes, and new pods or "
         "workloads naming a removed class are refused",
+    ),
+    RiskClass(
+        "source",
+        "deployment source change",
+        "Argo CD or Flux deploys from another repository, revision or path, or into another cluster: "
+        "what then runs is whatever that source holds, which this diff does not show",
     ),
 )
 IDS = tuple(c.id for c in CLASSES)
@@ -87,6 +99,23 @@ def _field_risks(change: ObjectChange, field: FieldChange, levels: frozenset[str
         yield Risk("capacity", "less capacity")
     if kind == "Node" and _labels_touched(field) & (levels | {GPU_CLASS}):
         yield Risk("placement", "the node moves to another class or domain")
+    if _redirects(change.ident.api_version, kind, field):
+        yield Risk("source", f"{kind} {'.'.join(str(p) for p in path)} changes what is deployed, or where")
+
+
+def _redirects(api_version: str, kind: str, field: FieldChange) -> bool:
+    """A G6 object's change of repository, revision, path or destination (issue 32)."""
+    path = field.path
+    if kind == "ApplicationSet" and api_version.startswith("argoproj.io/"):
+        if path[:3] == ("spec", "template", "spec"):
+            return len(path) == 3 or path[3] in _ARGO_SOURCE
+        # a generator's element added or removed whole is an Application more or less; its
+        # path or cluster changing, or another generator, points one elsewhere
+        whole = len(path) >= 2 and path[-2] == "elements" and field.action in ("added", "removed")
+        return path[:2] == ("spec", "generators") and not whole
+    if kind == "Kustomization" and api_version.startswith("kustomize.toolkit.fluxcd.io/"):
+        return path[:1] == ("spec",) and (len(path) == 1 or path[1] not in _FLUX_TIMING)
+    return False
 
 
 def _capacity_lost(kind: str, field: FieldChange) -> bool:

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from taugen.errors import InputError, Problem
+from taugen.load import limits
+from taugen.load.document import read_bounded
 
 GIT = "git:"
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
@@ -62,18 +64,31 @@ def read_tree(spec: Spec, cwd: Path) -> Tree:
 
 
 def _from_disk(root: Path) -> dict[str, bytes]:
+    """Every manifest file under `root`, each read within the size limit; a symbolic link inside
+    the tree is refused, never followed (issue 32: a link out of the tree put another file's
+    objects, a kubeconfig's, into the pull request's comment), as a Git revision's are skipped."""
     if not root.exists():
         raise InputError([Problem(root, 0, 0, "io", "no such file or folder", "check the path")])
     try:
         if root.is_file():
-            return {root.name: root.read_bytes()}
-        files = (p for p in sorted(root.rglob("*")) if p.is_file() and p.suffix in MANIFEST_SUFFIXES)
-        return {p.relative_to(root).as_posix(): p.read_bytes() for p in files}
+            return {root.name: read_bounded(root)}
+        entries = sorted(root.rglob("*"))  # a linked folder is listed, never entered
     except OSError as err:
         where = Path(err.filename) if err.filename else root
         raise InputError(
             [Problem(where, 0, 0, "io", f"cannot read: {err.strerror}", "check permissions")]
         ) from None
+    links = [p for p in entries if p.is_symlink()]
+    if links:
+        hint = "replace the link with the file, or remove it"
+        raise InputError(
+            [
+                Problem(p, 0, 0, "io", f"is a symbolic link (to {p.readlink()}): diff follows none", hint)
+                for p in links
+            ]
+        )
+    files = (p for p in entries if p.is_file() and p.suffix in MANIFEST_SUFFIXES)
+    return {p.relative_to(root).as_posix(): read_bounded(p) for p in files}
 
 
 def _from_git(rev: str, path: Path, cwd: Path) -> Tree:
@@ -81,8 +96,8 @@ def _from_git(rev: str, path: Path, cwd: Path) -> Tree:
     commit = _git(cwd, rev, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}").decode().strip()
     rel = _inside(top, cwd / path, rev)
     label = f"{GIT}{rev}:{rel}"
-    listing = _git(top, rev, "ls-tree", "-r", "-z", "--full-tree", commit, "--", rel)
-    blobs = _blobs(listing, rel)
+    listing = _git(top, rev, "ls-tree", "-r", "-z", "-l", "--full-tree", commit, "--", rel)
+    blobs = _blobs(listing, rel, label)
     if not blobs:
         raise _bad(label, f"{rel} is not in {rev}", "check the path; it must be committed at that revision")
     contents = _cat(top, rev, list(blobs.values()))
@@ -98,15 +113,17 @@ def _inside(top: Path, path: Path, rev: str) -> str:
         ) from None
 
 
-def _blobs(listing: bytes, rel: str) -> dict[str, str]:
-    """Manifest blobs (no symlinks, no submodules) by path relative to `rel`."""
+def _blobs(listing: bytes, rel: str, label: str) -> dict[str, str]:
+    """Manifest blobs (no symlinks, no submodules) by path relative to `rel`; one larger than the
+    size limit is refused before it is read (issue 32)."""
     found: dict[str, str] = {}
     for entry in filter(None, listing.decode().split("\0")):
         meta, _, name = entry.partition("\t")
-        mode, kind, sha = meta.split()
+        mode, kind, sha, size = meta.split()
         if kind != "blob" or mode == "120000" or not name.endswith(MANIFEST_SUFFIXES):
             continue
         inner = name if rel == "." else name[len(rel) + 1 :] or Path(name).name
+        limits.check_size(Path(label) / inner, int(size))
         found[inner] = sha
     return dict(sorted(found.items()))
 

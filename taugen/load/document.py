@@ -55,6 +55,8 @@ class Document:
     start: tuple[int, int] = (0, 0)  # 0-based; where a document without positions (a scalar) starts
     text: str | None = field(default=None, repr=False, compare=False)
     index: int = 0  # among the file's non-empty documents
+    # lookups so far and, past a few, the document's index (fast.position)
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False, hash=False)
 
     def spot(self, loc: Loc, *, key: bool = False) -> Spot:
         """`at`, looked up only when a problem is made."""
@@ -64,7 +66,7 @@ class Document:
         """Position of the value at `loc` (or of its key); the nearest existing parent otherwise."""
         if self.text is not None:
             try:
-                line, col = fast.position(self.text, self.index, loc, key)
+                line, col = fast.position(self.text, self.index, loc, key, self.memo)
             except fast.Unsupported:
                 return _round_trip(self.path, self.text)[self.index].at(loc, key=key)
             return Position(self.path, line + 1, col + 1)
@@ -104,6 +106,14 @@ def _child_position(node: Any, step: str | int, *, key: bool) -> tuple[int, int]
 def read_text(path: Path) -> str:
     """File text as UTF-8 (a UTF-8 byte-order mark is dropped); a problem at the first
     undecodable byte otherwise. Too large or too deeply nested text is refused (limits)."""
+    text = _decoded(path, read_bounded(path))
+    limits.check_text(path, text)
+    return text
+
+
+def read_bounded(path: Path) -> bytes:
+    """A regular file's bytes, at most the size limit (limits.MAX_BYTES): a larger file is refused
+    before it is read, and reading stops one byte past the limit (it grew while being read)."""
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode):  # /dev/zero, a FIFO: never read without end (issue 17)
@@ -111,16 +121,14 @@ def read_text(path: Path) -> str:
         limits.check_size(path, info.st_size)
         with path.open("rb") as file:
             raw = file.read(limits.MAX_BYTES + 1)
-        limits.check_size(path, len(raw))  # it grew while being read
+        limits.check_size(path, len(raw))
     except FileNotFoundError:
         raise InputError([Problem(path, 0, 0, "io", "file not found", "check the path")]) from None
     except OSError as err:
         raise InputError(
             [Problem(path, 0, 0, "io", f"cannot read: {err.strerror}", "check the path and its permissions")]
         ) from None
-    text = _decoded(path, raw)
-    limits.check_text(path, text)
-    return text
+    return raw
 
 
 _WIDE_BOMS = {  # longest first: the UTF-32 LE mark starts with the UTF-16 LE one

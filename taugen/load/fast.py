@@ -144,13 +144,44 @@ def _check_tags(text: str) -> None:
             events.check_tag(getattr(event, "tag", None))
 
 
-def position(text: str, index: int, loc: Sequence[str | int], key: bool) -> tuple[int, int]:
-    """0-based line and column of `loc` in the `index`-th non-empty document (positions.py)."""
+INDEX_AFTER = 8  # lookups in one document walked from its start; then it is indexed once
+
+
+def position(
+    text: str, index: int, loc: Sequence[str | int], key: bool, memo: dict[str, Any] | None = None
+) -> tuple[int, int]:
+    """0-based line and column of `loc` in the `index`-th non-empty document (positions.py).
+
+    `memo` (one per document) counts the lookups: past INDEX_AFTER the document is indexed in one
+    walk and every later lookup answered from it (issue 32: many problems in one file, each a walk
+    from its start, were quadratic)."""
+    if memo is not None:
+        memo["lookups"] = memo.get("lookups", 0) + 1
+        if memo["lookups"] > INDEX_AFTER and (found := _indexed(text, index, memo)) is not None:
+            try:
+                return found.position(loc, key)
+            except (LookupError, ValueError, TypeError) as err:
+                raise Unsupported(str(err)) from None
     loader = FastLoader(text)
     try:
         return positions.position(loader, partial(_scalar, loader), index, loc, key)
-    except (yaml.YAMLError, events.Compose, LookupError, ValueError, IndexError, TypeError) as err:
+    except _WALK_ERRORS as err:
         raise Unsupported(str(err)) from None
+
+
+_WALK_ERRORS = (yaml.YAMLError, events.Compose, LookupError, ValueError, IndexError, TypeError)
+
+
+def _indexed(text: str, index: int, memo: dict[str, Any]) -> positions.Index | None:
+    """The document's index, built once; None when it cannot be (then each lookup walks)."""
+    if "index" not in memo:
+        loader = FastLoader(text)
+        try:
+            memo["index"] = positions.Index(loader, partial(_scalar, loader), index)
+        except _WALK_ERRORS:
+            memo["index"] = None
+    found: positions.Index | None = memo["index"]
+    return found
 
 
 _PLAIN: dict[str, Callable[[str], Any]] = {

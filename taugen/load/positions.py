@@ -9,6 +9,7 @@ than the document, as the round-trip loader answers (document.py).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -68,7 +69,7 @@ def _child(loader: Any, scalar: Scalar, node: Any, step: str | int) -> tuple[Any
                 return key, value
             _skip(loader, value)
         return None
-    if isinstance(node, events.SequenceStartEvent) and isinstance(step, int):
+    if isinstance(node, events.SequenceStartEvent) and isinstance(step, int) and step >= 0:
         for _ in range(step):
             item = loader.get_event()
             if isinstance(item, events.SequenceEndEvent):
@@ -102,3 +103,88 @@ def _mark(event: Any) -> Mark:
 
 
 _NO_KEY = object()
+_SCALAR, _MAPPING, _SEQUENCE = 0, 1, 2
+
+
+class Index:
+    """Every node of one document, flat, from one walk of its events: for a document asked for
+    many positions (issue 32: each lookup walked the file from its start, so an inventory with
+    4,000 problems took minutes). A container's children are listed the first time a lookup
+    enters it; the answers are `position`'s."""
+
+    def __init__(self, loader: Any, scalar: Scalar, index: int) -> None:
+        self._kind, self._line, self._col, self._end = bytearray(), array("q"), array("q"), array("q")
+        self._key: list[Any] = []  # a mapping key's value; None for every other node
+        self._maps: dict[int, dict[Any, tuple[int, int]]] = {}
+        self._lists: dict[int, list[int]] = {}
+        self._walk(loader, scalar, _document(loader, scalar, index))
+
+    def _walk(self, loader: Any, scalar: Scalar, event: Any) -> None:
+        open_: list[list[int]] = []  # [node, is a mapping, children so far]
+        while True:
+            if isinstance(event, _END):
+                node = open_.pop()[0]
+                self._end[node] = len(self._kind)
+                if not open_:
+                    return
+            else:
+                is_key = bool(open_) and open_[-1][1] == 1 and open_[-1][2] % 2 == 0
+                if open_:
+                    open_[-1][2] += 1
+                node = len(self._kind)
+                kind = _SCALAR if not isinstance(event, _START) else _MAPPING
+                kind = _SEQUENCE if isinstance(event, events.SequenceStartEvent) else kind
+                self._kind.append(kind)
+                self._line.append(event.start_mark.line)
+                self._col.append(event.start_mark.column)
+                self._end.append(node + 1)
+                self._key.append(_key_value(loader, scalar, event) if is_key else None)
+                if kind == _SCALAR and not open_:
+                    return
+                if kind != _SCALAR:
+                    open_.append([node, int(kind == _MAPPING), 0])
+            event = loader.get_event()
+
+    def position(self, loc: Sequence[str | int], key: bool) -> Mark:
+        node, best = 0, self._mark(0)
+        for depth, step in enumerate(loc):
+            found = self._child(node, step)
+            if found is None:
+                return best
+            key_node, node = found
+            if depth == len(loc) - 1:
+                return self._mark(key_node if key and key_node is not None else node)
+            best = self._mark(node)
+        return best
+
+    def _child(self, node: int, step: str | int) -> tuple[int | None, int] | None:
+        if self._kind[node] == _MAPPING:
+            return self._mapping(node).get(step)
+        if self._kind[node] == _SEQUENCE and isinstance(step, int) and step >= 0:
+            items = self._sequence(node)
+            return (None, items[step]) if step < len(items) else None
+        return None
+
+    def _mapping(self, node: int) -> dict[Any, tuple[int, int]]:
+        found = self._maps.get(node)
+        if found is None:
+            found = self._maps[node] = {}
+            child = node + 1
+            while child < self._end[node]:
+                value = self._end[child]
+                found.setdefault(self._key[child], (child, value))  # the first, as `_child` finds
+                child = self._end[value]
+        return found
+
+    def _sequence(self, node: int) -> list[int]:
+        found = self._lists.get(node)
+        if found is None:
+            found = self._lists[node] = []
+            child = node + 1
+            while child < self._end[node]:
+                found.append(child)
+                child = self._end[child]
+        return found
+
+    def _mark(self, node: int) -> Mark:
+        return (self._line[node], self._col[node])

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import glob
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from taugen.errors import InputError, Problem, ProblemCollector, Rule
-from taugen.load.document import Document, Position, load_one
+from taugen.load.document import Document, Loc, Position, load_one
 from taugen.load.fleet import check_fleet
 from taugen.load.inventory import Inventory, load_inventory
-from taugen.load.profiles import BUILTIN_PROFILES, LoadedProfile, load_profiles
+from taugen.load.profiles import BUILTIN_PROFILES, LoadedProfile, load_profiles, profile_files
 from taugen.load.rules import LoadedRule, load_rules
 from taugen.load.validate import validate
 from taugen.models.project import Cluster, Project
@@ -36,6 +37,22 @@ class LoadedProject:
         listed = self.project.profiles
         return [self.root / p for p in listed] if listed is not None else [BUILTIN_PROFILES]
 
+    def outside(self, path: Path) -> Path | None:
+        """Where `path` really leads when a symbolic link on the way takes it out of the
+        project, else None (issue 32: what taugen.yaml names stays in the project; the model
+        refuses an absolute path or a `..` that climbs out, this the links)."""
+        real = path.resolve()
+        return None if real == self.root or self.root in real.parents else real
+
+    def check_inside(self, path: Path, loc: Loc) -> Problem | None:
+        """A problem at `loc` when `path` leads out of the project through a link."""
+        real = self.outside(path)
+        if real is None:
+            return None
+        message = f"{path} leads to {real}, outside the project {self.root}, through a symbolic link"
+        hint = "name a file or folder inside the project, not a link out of it"
+        return self.doc.at(loc).problem(RULE, message, hint)
+
     def crd_sources(self) -> tuple[Path, ...]:
         """`crds:` as files and folders: a glob expanded (sorted), each entry found or an error
         at its position (issue 30)."""
@@ -43,6 +60,7 @@ class LoadedProject:
         problems = ProblemCollector()
         for i, entry in enumerate(self.project.crds or []):
             matches = _expanded(self.root, entry)
+            problems.extend([p for m in matches if (p := self.check_inside(m, ["crds", i])) is not None])
             if not matches:
                 what = "matches no file" if glob.has_magic(entry) else "is no file or folder"
                 hint = "paths and globs in crds: are relative to taugen.yaml"
@@ -60,14 +78,8 @@ class ClusterInputs:
 
 
 def _expanded(root: Path, entry: str) -> list[Path]:
-    if glob.has_magic(entry):
-        pattern = Path(entry)
-        base = Path(pattern.anchor) if pattern.is_absolute() else root
-        return sorted(
-            p
-            for p in base.glob(str(pattern.relative_to(base)) if pattern.is_absolute() else entry)
-            if p.is_file()
-        )
+    if glob.has_magic(entry):  # relative and inside the project (models/base.py ProjectPath)
+        return sorted(p for p in root.glob(entry) if p.is_file())
     path = root / entry
     return [path] if path.exists() else []
 
@@ -77,10 +89,28 @@ def load_project(path: Path) -> LoadedProject:
         message = f"no project file {path}"
         hint = "without -c taugen looks here and in every parent folder: pass -c FILE, or `taugen init` one"
         raise InputError([Problem(path, 0, 0, "io", message, hint)])
+    _check_not_linked(path)
     doc = load_one(path)
     project = validate(Project, doc, RULE)
     _check_unique(doc, project)
     return LoadedProject(project, doc, path.resolve().parent)
+
+
+def _check_not_linked(path: Path) -> None:
+    """Issue 32: the project root is the folder of taugen.yaml, never reached through a symbolic
+    link: a linked taugen.yaml (or a linked folder on its way) made the build read and write the
+    link's target's project. The working folder and its parents are the system's own path (the
+    kernel's, without links); every folder below the part the file shares with it is checked."""
+    file = Path(os.path.normpath(path.absolute()))
+    anchor = Path(os.path.commonpath([Path.cwd(), file.parent]))
+    below = [f for f in (file, *file.parents) if anchor in f.parents]
+    linked = next((f for f in below if f.is_symlink()), None)
+    if linked is not None:
+        message = (
+            f"{linked} is a symbolic link (to {linked.readlink()}): the project would be the link's target's"
+        )
+        hint = "name the project file by its own path (-c), not through a link"
+        raise InputError([Problem(path, 0, 0, "io", message, hint)])
 
 
 def _check_unique(doc: Document, project: Project) -> None:
@@ -115,6 +145,10 @@ def load_cluster_inputs(loaded: LoadedProject, cluster: Cluster) -> ClusterInput
     inventory: Inventory | None = None
     rules: list[LoadedRule] = []
     index = loaded.project.clusters.index(cluster)
+    named: list[tuple[str, Loc]] = [(cluster.inventory, ["clusters", index, "inventory"])]
+    named += [(r, ["clusters", index, "rules", i]) for i, r in enumerate(cluster.rules)]
+    problems.extend([p for path, loc in named if (p := loaded.check_inside(loaded.root / path, loc))])
+    problems.raise_if_any()
     try:
         inventory = load_inventory(loaded.root / cluster.inventory)
     except InputError as err:
@@ -138,6 +172,14 @@ def _anchored(err: InputError, reference: Position) -> list[Problem]:
 
 
 def load_project_profiles(loaded: LoadedProject) -> list[LoadedProfile]:
+    if loaded.project.profiles is not None:
+        sources: list[tuple[Path, Loc]] = [
+            (loaded.root / p, ["profiles", i]) for i, p in enumerate(loaded.project.profiles)
+        ]
+        files = [(f, loc) for source, loc in sources if source.is_dir() for f in profile_files([source])]
+        outside = [p for path, loc in (*sources, *files) if (p := loaded.check_inside(path, loc))]
+        if outside:
+            raise InputError(outside)
     missing = [
         loaded.doc.at(["profiles", i]).problem(
             "io", f"{source}: no such file or folder", "check the path; it is relative to the project file"

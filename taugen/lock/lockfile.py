@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from taugen.errors import InputError, Problem, Rule
+from taugen.load import limits
 from taugen.load.document import load_one, read_text
 from taugen.load.validate import validate
 from taugen.lock.conflicts import conflict_sides
@@ -69,11 +70,27 @@ def _conflict_sides(path: Path, text: str) -> tuple[str, str] | None:
 
 
 def _side(path: Path, text: str) -> Lock:
+    """One side of a conflicted lock, read as strictly as a whole lock is (issue 32): nested no
+    deeper than the limit (3,000 levels were a RecursionError) and no key given twice (the JSON
+    reader kept the last, so a side could hide its own high-water mark)."""
     try:
-        return Lock.model_validate(json.loads(text))
+        limits.check_text(path, text)
+        return Lock.model_validate(json.loads(text, object_pairs_hook=_unique_keys))
+    except InputError as err:
+        why = err.problems[0].message
     except (ValueError, ValidationError) as err:
-        message = f"one side of the merge conflict is not a lock: {str(err).splitlines()[0]}"
-        raise InputError([Problem(path, 1, 1, RULE, message, HINT)]) from None
+        why = str(err).splitlines()[0]
+    message = f"one side of the merge conflict is not a lock: {why}"
+    raise InputError([Problem(path, 1, 1, RULE, message, HINT)]) from None
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise ValueError(f"the key {key!r} is given twice")
+        found[key] = value
+    return found
 
 
 def merge_locks(ours: Lock, theirs: Lock) -> Lock:

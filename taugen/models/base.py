@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from datetime import timedelta
 from typing import Annotated, Any, Final
@@ -88,16 +89,30 @@ def _checked(check: Any, hint: str) -> Any:
 
 
 def _path_error(value: str) -> str | None:
-    """A file name the operating system cannot take (a NUL byte) or a reviewer cannot read."""
-    bad = next((c for c in value if ord(c) < 32 or ord(c) == 127), None)
+    """A file name the operating system cannot take (a NUL byte) or a reviewer cannot read (a
+    newline, a tab, a bidi override: issue 32)."""
+    bad = next((c for c in value if not c.isprintable()), None)
     return None if bad is None else f"holds the control character {bad!r}"
 
 
-# A path in taugen.yaml, relative to it: refused at its position, never a crash in os.stat
+def _outside_error(value: str) -> str | None:
+    """Issue 32: a path in taugen.yaml stays inside the project (the folder of taugen.yaml); an
+    absolute one, or one whose `..` climbs out, would read or replace another project's files."""
+    posix = value.replace("\\", "/")
+    if posix.startswith("/") or re.match(r"[A-Za-z]:", posix):
+        return "is absolute: taugen reads and writes only inside the project"
+    if posixpath.normpath(posix).split("/")[0] == "..":
+        return "leads outside the project (the folder of taugen.yaml)"
+    return None
+
+
+# A path in taugen.yaml, relative to it and inside the project: refused at its position, never a
+# crash in os.stat
 ProjectPath = Annotated[
     str,
     Field(min_length=1),
     _checked(_path_error, "write the path as plain text, relative to taugen.yaml"),
+    _checked(_outside_error, "write a path relative to taugen.yaml that stays in its folder"),
 ]
 DNSLabel = Annotated[
     str,

@@ -10,16 +10,35 @@ from __future__ import annotations
 import posixpath
 from typing import Annotated, Literal, Self
 
-from pydantic import Field, StrictBool, field_validator, model_validator
+from pydantic import BeforeValidator, Field, StrictBool, field_validator, model_validator
 
 from taugen.models.base import DNSLabel, DNSSubdomain, StrictModel, invalid
 
-RepoPath = Annotated[str, Field(min_length=1)]
+
+def _template_text(value: object) -> object:
+    """Issue 32: repoURL and revision are written into the ApplicationSet's template, which Argo CD
+    renders as a Go template (goTemplate: true): `{{` there would run as a template action. A
+    space or control character is in no URL or Git revision either."""
+    if not isinstance(value, str):
+        return value
+    if "{{" in value or "}}" in value:
+        raise invalid(
+            f"{value!r} holds a Go template delimiter ({{{{ or }}}}): Argo CD would run it as a "
+            "template action",
+            "write the URL or revision itself",
+        )
+    if bad := next((c for c in value if c.isspace() or not c.isprintable()), None):
+        raise invalid(f"{value!r} holds {bad!r}, which no URL or Git revision holds", "remove it")
+    return value
+
+
+TemplateText = Annotated[str, Field(min_length=1), BeforeValidator(_template_text)]
+RepoPath = Annotated[str, Field(min_length=1), BeforeValidator(_template_text)]
 
 
 class ArgoCD(StrictModel):
-    repoURL: str = Field(min_length=1, description="The Git URL Argo CD reads this repository from")
-    revision: str = Field(default="HEAD", min_length=1, description="targetRevision: a branch, tag or commit")
+    repoURL: TemplateText = Field(description="The Git URL Argo CD reads this repository from")
+    revision: TemplateText = Field(default="HEAD", description="targetRevision: a branch, tag or commit")
     namespace: DNSLabel = Field(
         default="argocd", description="Where Argo CD runs: the ApplicationSets' namespace"
     )
@@ -32,9 +51,25 @@ class SourceRef(StrictModel):
     namespace: DNSLabel | None = Field(default=None, description="Default: the Kustomization's namespace")
 
 
+OWN_PREFIX = "taugen-"  # every Application and Kustomization taugen writes (compile/gitops/layout.py)
+
+
 class Dependency(StrictModel):
     name: DNSSubdomain = Field(description="A Flux Kustomization every cluster's core waits for (Kueue's)")
     namespace: DNSLabel | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _not_taugens_own(cls, value: str) -> str:
+        """Issue 32: a core that waits for `taugen-<cluster>` waits for itself (or for its own
+        shards, which wait for it): Flux would apply none of them, silently."""
+        if value.startswith(OWN_PREFIX):
+            raise invalid(
+                f"dependsOn {value!r} names one of taugen's own Kustomizations ({OWN_PREFIX}…): "
+                "the cores would wait for themselves and Flux would apply none of them",
+                "name the Kustomizations that install what the cores need (Kueue, NFD)",
+            )
+        return value
 
 
 class Flux(StrictModel):

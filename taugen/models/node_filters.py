@@ -21,7 +21,7 @@ from taugen.models.platform import NodeLabelKey
 from taugen.names import label_value_error
 
 Operator = Literal["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"]
-DECIMAL = re.compile(r"[+-]?[0-9]+")
+DECIMAL = re.compile(r"[+-]?[0-9]{1,19}")  # an int64 has at most 19 digits (and int() no 4,300)
 INT64 = (-(2**63), 2**63 - 1)
 
 

@@ -31,11 +31,34 @@ def _label_value(value: object) -> object:
 NodeLabelKey = Annotated[str, BeforeValidator(_label_key)]
 Effect = Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
 
+# R39 (issue 32): taints that say a node is broken, cordoned or leaving. Kubernetes sets them under
+# its own namespaces (node.kubernetes.io/not-ready, /unreachable, /unschedulable, …,
+# node.cloudprovider.kubernetes.io/shutdown), autoscalers under theirs. A GPU taint is tolerated
+# by every run taugen renders and by every flavor: naming one of these would keep GPU jobs on
+# nodes Kubernetes is draining.
+LIFECYCLE_NAMESPACES = ("kubernetes.io", "k8s.io", "karpenter.sh")
+LIFECYCLE_KEYS = frozenset({"ToBeDeletedByClusterAutoscaler", "DeletionCandidateOfClusterAutoscaler"})
+
+
+def _gpu_taint_key(value: object) -> object:
+    if not isinstance(value, str):
+        return value
+    prefix = value.rpartition("/")[0]
+    owner = next((n for n in LIFECYCLE_NAMESPACES if prefix == n or prefix.endswith("." + n)), None)
+    if owner is not None or value in LIFECYCLE_KEYS:
+        raise invalid(
+            f"taint {value} is one Kubernetes or an autoscaler sets on a broken, cordoned or leaving "
+            "node: every GPU run would tolerate it and stay on such nodes",
+            "name the taint your GPU nodes are created with (e.g. sku=gpu or nvidia.com/gpu)",
+            rule="R39",
+        )
+    return value
+
 
 class Taint(StrictModel):
     """A taint the cluster's GPU nodes carry (R39); flavors and rendered runs use it."""
 
-    key: NodeLabelKey
+    key: Annotated[NodeLabelKey, BeforeValidator(_gpu_taint_key)]
     value: Annotated[str, BeforeValidator(_label_value)] = ""
     effect: Effect
 

@@ -12,7 +12,8 @@ from taugen.models.base import invalid
 from taugen.names import gpu_class_name_error
 from taugen.quantity import MAX_MAGNITUDE
 
-PERCENT_PATTERN = r"^(100(\.0+)?|[0-9]{1,2}(\.[0-9]+)?)%$"
+# at most 15 decimals (a double's precision): a 4,400-digit one passed int()'s limit (issue 32)
+PERCENT_PATTERN = r"^(100(\.0{1,15})?|[0-9]{1,2}(\.[0-9]{1,15})?)%$"
 _PERCENT = re.compile(PERCENT_PATTERN)
 SHARE_HINT = 'write a GPU count such as 64, or a share of the class quota such as "50%" (0% to 100%)'
 

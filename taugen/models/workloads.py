@@ -43,7 +43,7 @@ class WorkloadRun(Run):
             "leaderworkerset": self.replicas * self.size,
             "jobset": sum(job.workers for job in self.job_list()),  # K6: indexed across the pod sets
         }[self.workload]
-        wrong = sorted(k for k in self.admitted.ranks if not k.isdigit() or int(k) >= pods)
+        wrong = sorted(k for k in self.admitted.ranks if not _rank(k) or int(k) >= pods)
         if wrong:
             raise invalid(
                 f"admitted.ranks names {', '.join(wrong)}, but the run has pods 0..{pods - 1}",
@@ -77,3 +77,8 @@ class WorkloadSet(StrictModel):
     runs: list[WorkloadRun] = Field(default=[], description="Run documents (§7) plus createdAt")
     running: list[RunningPod] = Field(default=[], description="Pods already on nodes")
     events: list[NodeDown] = Field(default=[], description="Applied after admission, in order")
+
+
+def _rank(key: str) -> bool:
+    """A pod index: ASCII digits, few enough for int() (issue 32: its limit is 4,300 digits)."""
+    return key.isascii() and key.isdigit() and len(key) <= 18

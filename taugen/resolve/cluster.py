@@ -58,7 +58,7 @@ def resolve(inputs: ClusterInputs) -> ResolvedCluster:
     sources = sources_of(cluster)
     default_site = inventory.site or cluster.site  # R41: the cluster's site is the last fallback
     problems = ProblemCollector()
-    problems.extend(check_rules(rule_set))
+    problems.extend(check_rules(rule_set, sources))
     nodes: list[ResolvedNode] = []
     placed = []
     for facts in sorted(inventory.nodes, key=lambda n: n.name):

@@ -21,7 +21,11 @@ UNCOUNTED_PREFIXES = ("gpu.intel.com/",)
 
 
 def _whole_number(text: str | None) -> int | None:
-    return int(text) if text is not None and text.isascii() and text.isdigit() else None
+    """A label's decimal count; None for any other text, one of more than 18 digits included
+    (issue 32: 4,400 digits passed Python's int-from-text limit, a traceback)."""
+    if text is None or len(text) > 18 or not (text.isascii() and text.isdigit()):
+        return None
+    return int(text)
 
 
 def sharing_factor(node: NodeFacts) -> int | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from taugen.models.platform import PRESETS, TopologyLabels
+
 GPU_CLASS = "tau.azure.com/gpu-class"
 GPU_SERIES = "kueue.azure.com/gpu-series"
 SITE = "tau.azure.com/site"
@@ -25,7 +27,8 @@ COMPUTED = frozenset({SITE, NETWORK_DOMAIN, ACCELERATOR_DOMAIN, INFINIBAND, HOST
 # Issue 17 item 8: rules are untrusted. No rule writes a label under these DNS prefixes (or
 # their subdomains): Kubernetes' reserved ones (node-role, kubernetes.io/arch,
 # node-restriction, topology), SIG APIs such as kueue.x-k8s.io, the provider's fabric labels
-# (taugen's inputs) and taugen's own, except the two keys that rules exist to set.
+# (taugen's inputs) and taugen's own, except the two keys that rules exist to set; and (issue
+# 32) NVIDIA's, which the GPU operator reads as commands.
 RESERVED_PREFIXES = (
     "kubernetes.io",
     "k8s.io",
@@ -33,8 +36,22 @@ RESERVED_PREFIXES = (
     "net.unbounded-cloud.io",
     "tau.azure.com",
     "kueue.azure.com",
+    "nvidia.com",
 )
 RULE_LABELS = frozenset({GPU_CLASS, GPU_SERIES})
+# What a reserved namespace's owner does with a label, where "reserved" alone says too little
+RESERVED_WHY = {
+    "nvidia.com": "NVIDIA's GPU operator and GPU feature discovery own it, and the operator acts on "
+    "its control labels (nvidia.com/gpu.deploy.driver=false removes the driver, nvidia.com/mig.config "
+    "repartitions the GPUs)",
+}
+
+
+def domain_keys(sources: TopologyLabels) -> frozenset[str]:
+    """R37 (issue 32): the keys every preset, and this cluster, read topology domains from: a rule
+    that wrote one would move nodes between domains (and Kueue's TAS with them)."""
+    presets = [*PRESETS.values(), sources]
+    return frozenset(k for p in presets for k in (*p.networkDomain, *p.acceleratorDomain))
 
 
 def reserved_prefix(key: str) -> str | None:

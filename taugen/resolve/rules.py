@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import cache
 
-from taugen.errors import Problem
+from taugen.errors import Problem, Rule
 from taugen.load.rules import LoadedRule
+from taugen.models.platform import TopologyLabels
 from taugen.models.rules import NodeLabelRule, RuleMatch
 from taugen.names import dns1123_label_error, label_key_error, label_value_error
 from taugen.resolve.labels import (
@@ -15,6 +16,8 @@ from taugen.resolve.labels import (
     GPU_SERIES,
     PLATFORM_PREFIX,
     RESERVED_GPU_CLASSES,
+    RESERVED_WHY,
+    domain_keys,
     reserved_prefix,
 )
 
@@ -55,6 +58,7 @@ class RuleSet:
         # Only the label keys some rule reads make two nodes differ: the cache key is their values.
         self._keys = tuple(sorted({key for loaded in self.rules for key in loaded.rule.match.labels}))
         self._cached = cache(self._labels_for)
+        self._index = _index(self.rules)
 
     def labels_for(self, vm_size: str | None, labels: Mapping[str, str] = NO_LABELS) -> dict[str, str]:
         return self._cached(vm_size, tuple(labels.get(key) for key in self._keys))
@@ -75,9 +79,15 @@ class RuleSet:
         return sorted({size for loaded in self.rules for size in loaded.rule.match.sizes})
 
     def _matching(self, vm_size: str | None, values: tuple[str | None, ...]) -> list[LoadedRule]:
+        """The rules that match, in order; only those the index names can (issue 32: every
+        node against every rule was quadratic, 4,000 one-size rules took minutes)."""
         node = dict(zip(self._keys, values, strict=True))
         wanted = _fold(vm_size) if vm_size is not None else None
-        return [loaded for loaded in self.rules if _matches(loaded.rule.match, wanted, node)]
+        candidates = set(self._index.get(("", wanted), ())) if wanted is not None else set()
+        for key, value in node.items():
+            candidates.update(self._index.get((key, value), ()) if value is not None else ())
+        rules = (self.rules[i] for i in sorted(candidates))
+        return [loaded for loaded in rules if _matches(loaded.rule.match, wanted, node)]
 
     def _labels_for(self, vm_size: str | None, values: tuple[str | None, ...]) -> dict[str, str]:
         labels: dict[str, str] = {}
@@ -106,6 +116,22 @@ class RuleSet:
             if series is not None:
                 mapping[series] = loaded.rule.labels.get(GPU_CLASS, "?")
         return mapping
+
+
+def _index(rules: Iterable[LoadedRule]) -> dict[tuple[str, str], list[int]]:
+    """(``, folded vmSize) or (label key, value) -> the rules, by position, a node must have it to
+    match: a rule's vmSizes when it gives them, else the values of the first key it matches."""
+    index: dict[tuple[str, str], list[int]] = {}
+    for i, loaded in enumerate(rules):
+        match = loaded.rule.match
+        if match.sizes:
+            keys = [("", _fold(size)) for size in match.sizes]
+        else:
+            first = min(match.labels)
+            keys = [(first, value) for value in match.labels[first]]
+        for key in dict.fromkeys(keys):
+            index.setdefault(key, []).append(i)
+    return index
 
 
 def _matches(match: RuleMatch, vm_size: str | None, labels: Mapping[str, str | None]) -> bool:
@@ -159,31 +185,58 @@ RESERVED_HINT = (
 )
 
 
-def check_rules(rule_set: RuleSet) -> list[Problem]:
-    """Every problem of the extra rules (R3, R15, R17), positioned at the offending label."""
+def check_rules(rule_set: RuleSet, sources: TopologyLabels) -> list[Problem]:
+    """Every problem of the extra rules (R3, R15, R17, R37), positioned at the offending label."""
     mapping = rule_set.series_to_class()
+    domains = domain_keys(sources)
     found: list[Problem] = []
     for loaded in rule_set.rules:
         for key, value in loaded.rule.labels.items():
-            if loaded.doc is not None and (problem := _label_problem(loaded, key, value, mapping)):
+            if loaded.doc is not None and (problem := _label_problem(loaded, key, value, mapping, domains)):
                 found.append(problem)
     return found
 
 
-def _label_problem(loaded: LoadedRule, key: str, value: str, mapping: dict[str, str]) -> Problem | None:
-    key_pos = loaded.label_at(key, of_key=True)
-    pos = loaded.label_at(key)
-    assert key_pos is not None and pos is not None  # a rule from a file has positions
+def _label_problem(
+    loaded: LoadedRule, key: str, value: str, mapping: dict[str, str], domains: frozenset[str]
+) -> Problem | None:
+    """Positioned only when wrong: finding a position walks the file (issue 32: every label of
+    4,000 valid rules looked up its own was quadratic)."""
+    found = _label_error(key, value, mapping, domains)
+    if found is None:
+        return None
+    of_key, rule, message, hint = found
+    pos = loaded.label_at(key, of_key=of_key)
+    assert pos is not None  # a rule from a file has positions
+    return pos.problem(rule, message, hint)
+
+
+def _label_error(
+    key: str, value: str, mapping: dict[str, str], domains: frozenset[str]
+) -> tuple[bool, Rule, str, str] | None:
+    """(at the key?, rule, message, hint) of what is wrong with the label, or None."""
     if key in COMPUTED:
-        return key_pos.problem(
-            "R17", f"label {key} is computed by taugen; a rule cannot set it", "remove it from the rule"
+        return (
+            True,
+            "R17",
+            f"label {key} is computed by taugen; a rule cannot set it",
+            "remove it from the rule",
         )
     if why := label_key_error(key):
-        return key_pos.problem("R15", f"label key {key!r}: {why}", "fix the key")
+        return True, "R15", f"label key {key!r}: {why}", "fix the key"
     if reserved := reserved_prefix(key):
-        return key_pos.problem("R17", f"label {key} is in the reserved namespace {reserved}", RESERVED_HINT)
+        why = f": {RESERVED_WHY[reserved]}" if reserved in RESERVED_WHY else ""
+        return True, "R17", f"label {key} is in the reserved namespace {reserved}{why}", RESERVED_HINT
+    if key in domains:
+        message = f"label {key} is read as a topology domain: a rule that sets it moves nodes between domains"
+        return (
+            True,
+            "R37",
+            message,
+            "remove it: domains come from the labels the provider publishes (topologyLabels, R37)",
+        )
     if key == GPU_CLASS and (err := gpu_class_error(value, mapping)):
-        return pos.problem("R3", *err)
+        return False, "R3", *err
     if why := label_value_error(value):
-        return pos.problem("R15", f"label {key}={value!r} {why}", "fix the value")
+        return False, "R15", f"label {key}={value!r} {why}", "fix the value"
     return None

@@ -151,9 +151,10 @@ class CelCheck:
         if program.program is None:
             seen.add(Unchecked(*label, schema_path(loc), message, str(program.why_not), shown(text)))
             return None
-        from celpy.adapter import json_to_cel
-
-        activation = {"self": json_to_cel(here)}
+        activation = cel_activation(self=here)
+        if activation is None:
+            seen.add(Unchecked(*label, schema_path(loc), message, BEYOND_INT64, shown(text)))
+            return None
         outcome = run(program.program, activation)
         if outcome is True:
             return None
@@ -182,6 +183,20 @@ def _sited(sites: Schema, value: Any, loc: list[Any]) -> Iterator[tuple[Any, lis
         sub = child(sites, key)
         if sub is not None:
             yield from _sited(sub, item, [*loc, key])
+
+
+BEYOND_INT64 = "it holds an integer beyond CEL's 64 bits (the schema's types refuse it)"
+
+
+def cel_activation(**values: Any) -> dict[str, Any] | None:
+    """The CEL values a rule is evaluated on, or None when one holds an integer beyond CEL's 64
+    bits (issue 32: cel-python's `overflow` ValueError was a traceback)."""
+    from celpy.adapter import json_to_cel
+
+    try:
+        return {name: json_to_cel(value) for name, value in values.items()}
+    except (ValueError, OverflowError):
+        return None
 
 
 def run(program: Any, activation: dict[str, Any]) -> bool | str | None:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from taugen.validate.cel import compile_rule, rule_message, run, shown
+from taugen.validate.cel import BEYOND_INT64, cel_activation, compile_rule, rule_message, run, shown
 from taugen.validate.celrules import RULES_KEY, RuleSource, Schema, child, defaulted
 
 Path = tuple[str | int, ...]
@@ -99,9 +99,9 @@ def _check(rule: dict[str, Any], path: Path, old: Any, new: Any) -> Refusal | No
     program = compile_rule(text, transition=True)
     if program.program is None:
         return Refusal(path, f"{message} — not checked: {program.why_not}", shown(text), checked=False)
-    from celpy.adapter import json_to_cel
-
-    activation = {"self": json_to_cel(new), "oldSelf": json_to_cel(old)}
+    activation = cel_activation(self=new, oldSelf=old)
+    if activation is None:
+        return Refusal(path, f"{message} — not checked: {BEYOND_INT64}", shown(text), checked=False)
     outcome = run(program.program, activation)
     if outcome is True:
         return None

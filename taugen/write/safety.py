@@ -4,6 +4,7 @@ and G6's `_argocd/` and `_flux/`, taugen's too (a build rewrites or removes them
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -11,11 +12,13 @@ from taugen.errors import InputError, Problem
 from taugen.load.profiles import profile_files
 from taugen.load.project import LoadedProject
 from taugen.names import GITOPS_FOLDERS
+from taugen.repository import repository_root
 
 HINT = "set `output:` in taugen.yaml to a folder that holds only taugen's output"
 
 
 def check_output_root(loaded: LoadedProject, root: Path) -> None:
+    check_gitops_path(loaded)
     where = loaded.doc.at(["output"])
     resolved = root.resolve()
     if root.is_symlink():
@@ -24,6 +27,9 @@ def check_output_root(loaded: LoadedProject, root: Path) -> None:
         raise InputError([where.problem("output", message, HINT)])
     if root.exists() and not root.is_dir():
         raise InputError([where.problem("output", f"output root {root} is a file, not a folder", HINT)])
+    if root == loaded.output_root(None) and (real := loaded.outside(root)) is not None:
+        message = f"output root {root} leads to {real}, outside the project {loaded.root}"
+        raise InputError([where.problem("output", message, HINT)])  # issue 32: a link on the way
     problems: list[Problem] = []
     for source in _inputs(loaded):
         if source.resolve() == resolved or resolved in source.resolve().parents:
@@ -36,6 +42,24 @@ def check_output_root(loaded: LoadedProject, root: Path) -> None:
             )
     if problems:
         raise InputError(problems)
+
+
+def check_gitops_path(loaded: LoadedProject) -> None:
+    """G6, issue 32: the Applications and Kustomizations point at `gitops.path`/`output`/<cluster>;
+    a `gitops.path` that is not where taugen.yaml lies in its repository points them at a folder
+    that taugen never compiles and `build --check` never reads (a pull request's `shadow/`)."""
+    gitops = loaded.project.gitops
+    repository = repository_root(loaded.root)
+    if gitops is None or repository is None:  # no repository: nothing to deploy it from yet
+        return
+    actual = loaded.root.relative_to(repository).as_posix()
+    if posixpath.normpath(gitops.path) != actual:
+        message = (
+            f"gitops.path {gitops.path!r} is not the folder of taugen.yaml in its repository "
+            f"({actual!r}): Argo CD and Flux would deploy folders this build does not compile"
+        )
+        hint = f"set `gitops.path: {actual}` (or remove it when taugen.yaml is at the repository's root)"
+        raise InputError([loaded.doc.at(["gitops", "path"]).problem("project", message, hint)])
 
 
 def check_cluster_folders(loaded: LoadedProject, root: Path, leaving: Iterable[str] = ()) -> None:

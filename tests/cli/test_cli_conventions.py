@@ -107,7 +107,8 @@ def _complete(words: str, cwd: Path = REPO) -> list[str]:
     env = {**os.environ, "_TAUGEN_COMPLETE": "bash_complete", "COMP_WORDS": words}
     env["COMP_CWORD"] = str(len(words.split(" ")) - 1)
     run = subprocess.run([sys.executable, "-m", "taugen"], cwd=cwd, env=env, capture_output=True, text=True)
-    return [line.split(",", 1)[1] for line in run.stdout.splitlines()]
+    assert "Traceback" not in run.stderr, run.stderr
+    return [line.split(",", 1)[1] for line in run.stdout.splitlines() if line]
 
 
 def test_cluster_names_and_gpu_classes_complete() -> None:
@@ -207,3 +208,35 @@ def test_nothing_taugen_prints_or_ships_names_the_old_format_spelling() -> None:
     ]
     assert found == []
     assert len(shipped) > 100
+
+
+def test_completion_offers_names_only_never_shell_text(tmp_path: Path) -> None:
+    """Issue 32: bash types a completion into the command line as it is, so a cluster name
+    `$(touch pwned)` in a pull request's taugen.yaml ran when the reviewer pressed Enter; a
+    5,000-digit integer name (past Python's int-to-text limit) was a traceback."""
+    import json
+
+    names = ['"$(touch pwned)"', "ok-1", '"a b"', '"`id`"', '"*"', "12", "null", "UPPER", "c2"]
+    (tmp_path / "taugen.yaml").write_text(
+        "kind: Project\nclusters:\n" + "".join(f"  - name: {n}\n" for n in names)
+    )
+    lock = {"clusters": {"c": {"gpuQuota": {"$(id)": 8, "h200-141gb": 8}}}}
+    (tmp_path / "taugen.lock").write_text(json.dumps(lock))
+    assert _complete("taugen build --cluster ", tmp_path) == ["ok-1", "c2"]
+    assert _complete("taugen explain class ", tmp_path) == ["h200-141gb"]
+    assert not (tmp_path / "pwned").exists()
+    (tmp_path / "taugen.yaml").write_text("kind: Project\nclusters:\n  - name: " + "1" * 5000 + "\n")
+    assert _complete("taugen build --cluster ", tmp_path) == []  # and no traceback
+
+
+def test_completion_reads_no_large_or_special_file(tmp_path: Path) -> None:
+    """Issue 32: a 3 GB profile was read whole (MemoryError, a traceback) on a TAB press."""
+    import os
+
+    profile = "kind: WorkloadProfile\nmetadata: {name: big}\n"
+    (tmp_path / "taugen.yaml").write_text("kind: Project\nprofiles: [big.yaml, small.yaml]\nclusters: []\n")
+    (tmp_path / "big.yaml").write_text(profile + "# " + "x" * (16 << 20) + "\n")
+    (tmp_path / "small.yaml").write_text(profile.replace("big", "small"))
+    os.mkfifo(tmp_path / "taugen.lock")  # reading it would wait for a writer forever
+    assert _complete("taugen profiles ", tmp_path) == ["small"]
+    assert _complete("taugen explain class ", tmp_path) == []

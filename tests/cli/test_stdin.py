@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
 from click.testing import CliRunner
 
 from taugen.cli import main
-from tests.conftest import REPO
+from taugen.load import limits
+from tests.conftest import REPO, Run
 
 
 def _run(stdin: bytes, *args: str) -> tuple[int, str, str]:
@@ -80,3 +86,72 @@ def test_standard_input_is_one_argument_only() -> None:
     assert err.endswith(
         "Error: Invalid value for '[HEAD]': standard input is already another argument's `-`\n"
     )
+
+
+class _Endless(io.RawIOBase):
+    """A stream of `---\\n` documents that counts what was read from it."""
+
+    def __init__(self, size: int) -> None:
+        self.left, self.served = size, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        count = min(len(buffer), self.left)
+        buffer[:count] = b"-" * count
+        self.left -= count
+        self.served += count
+        return count
+
+
+def test_standard_input_past_the_size_limit_is_refused_after_the_limit_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 32: standard input was read whole before the size limit was checked (2 GB: a
+    MemoryError). At most the limit and one byte more are read."""
+    monkeypatch.setattr(limits, "MAX_BYTES", 10_000)
+    stream = _Endless(50 * 10_000)
+    result = CliRunner().invoke(
+        main, ["validate", "-"], input=io.BufferedReader(stream), catch_exceptions=False
+    )
+    assert result.exit_code == 2
+    assert "standard input is larger than an input may be, 10,000 bytes" in result.stderr
+    assert stream.served <= 10_001 + io.DEFAULT_BUFFER_SIZE  # the reader's one buffer, not the stream
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("diff", "-", "-"), ("diff", "-", "--fail-on", "everything"), ("validate", "-")],
+    ids=["two-dashes", "usage-error-after", "ran"],
+)
+def test_no_copy_of_standard_input_is_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]
+) -> None:
+    """Issue 32: `diff - -` is a usage error raised while click parses, which never closed the
+    command's context: the first `-`'s private copy stayed behind."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    result = CliRunner().invoke(main, list(args), input=b"kind: List\nitems: []\n")
+    assert result.exit_code in (0, 1, 2) and "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("stream", [b"", b"---\n---\n", b"# only a comment\n"])
+def test_validate_of_nothing_is_a_finding_not_a_pass(stream: bytes) -> None:
+    """Issue 32: `kubectl kustomize out | taugen validate -` passed when kustomize printed
+    nothing (0 resources, exit 0)."""
+    code, out, _ = _run(stream, "validate", "-")
+    assert (code, out.splitlines()[:2]) == (
+        1,
+        [
+            "<stdin>: error: file: nothing to validate: no Kubernetes object in it (io)",
+            "  hint: name the compiled tree, or a file or stream that holds its objects",
+        ],
+    )
+
+
+def test_validate_of_an_empty_folder_is_a_finding(tmp_path: Path, run: Run) -> None:
+    result = run("validate", tmp_path)
+    assert result.exit_code == 1 and "nothing to validate" in result.output

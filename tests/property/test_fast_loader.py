@@ -212,3 +212,51 @@ def _nan_free(value: Any) -> Any:
     if isinstance(value, list):
         return [_nan_free(v) for v in value]
     return "NaN" if isinstance(value, float) and math.isnan(value) else value
+
+
+@given(_document(), st.booleans())
+def test_an_indexed_document_answers_as_the_walk_does(value: Any, key: bool) -> None:
+    """Issue 32: past a few lookups a document is indexed once (positions.Index); every answer,
+    for paths that exist and paths that go further than the document, is the walk's."""
+    text = "---\n" + _yaml(value)
+    try:
+        data = fast.load_all(text)
+    except fast.Unsupported:
+        return
+    memo: dict[str, Any] = {"lookups": fast.INDEX_AFTER}  # the next lookup uses the index
+    for loc in [*_paths(data[0]), (*_paths(data[0])[-1], "missing", 0), ("missing",), (5, 0)]:
+        try:
+            walked = fast.position(text, 0, list(loc), key)
+        except fast.Unsupported:
+            continue
+        assert fast.position(text, 0, list(loc), key, memo) == walked, loc
+        assert memo["index"] is not None
+
+
+INDEXED = """\
+first: document
+---
+base: &base {cpu: "1", memory: 1Gi}
+nodes:
+  - name: a
+    <<: *base
+    labels: {x: "1", "y": [1, 2, {z: 3}]}
+  - {name: b, labels: {}}
+  - name: c
+    allocatable:
+      nvidia.com/gpu: "8"
+json: {"k": ["v", {"w": null}]}
+"""
+
+
+@pytest.mark.parametrize("key", [False, True])
+def test_the_index_of_a_second_document_with_merge_keys_and_flow_style(key: bool) -> None:
+    locs: list[list[str | int]] = [
+        [], ["base"], ["base", "cpu"], ["nodes"], ["nodes", 0], ["nodes", 0, "name"], ["nodes", 0, "<<"],
+        ["nodes", 0, "cpu"], ["nodes", 0, "labels", "y", 2, "z"], ["nodes", 1, "labels"],
+        ["nodes", 1, "labels", "none"], ["nodes", 2, "allocatable", "nvidia.com/gpu"], ["nodes", 3],
+        ["nodes", -1], ["json", "k", 1, "w"], ["json", "k", "x"], ["missing", 0],
+    ]  # fmt: skip
+    memo: dict[str, Any] = {"lookups": fast.INDEX_AFTER}
+    for loc in locs:
+        assert fast.position(INDEXED, 1, loc, key, memo) == fast.position(INDEXED, 1, loc, key), loc

@@ -47,8 +47,10 @@ def test_the_layout_shows_the_pipeline() -> None:
         "gcpause.py",
         "jsontext.py",
         "names.py",
+        "placeholders.py",  # issue 32: templates filled in one pass (report, init)
         "progress.py",
         "quantity.py",
+        "repository.py",  # issue 32: the Git repository a project lies in (cli, completion, write)
         "suggest.py",
         "timestamps.py",
     ]

@@ -160,3 +160,55 @@ def test_the_same_unreadable_file_on_both_sides_is_reported_for_both(tmp_path: P
         "base/bad.yaml:2:1",
         "head/bad.yaml:2:1",
     ]
+
+
+def test_a_link_in_the_working_tree_is_refused_not_followed(repo: Path, tmp_path: Path) -> None:
+    """Issue 32: the working-tree side followed a link out of the tree, putting another file's
+    objects (a kubeconfig, a cluster's static manifests) into the pull request's comment."""
+    secret = tmp_path / "elsewhere.yaml"
+    secret.write_text("apiVersion: v1\nkind: Secret\nmetadata: {name: stolen}\ndata: {token: aHVudGVyMg==}\n")
+    (repo / "out" / "c1" / "stolen.yaml").symlink_to(secret)
+    (repo / "out" / "c1" / "folder").symlink_to(tmp_path)
+    with pytest.raises(InputError) as info:
+        diff(DiffOptions("git:HEAD", cwd=repo))
+    assert sorted((p.path, p.message) for p in info.value.problems) == [
+        (repo / "out" / "c1" / "folder", f"is a symbolic link (to {tmp_path}): diff follows none"),
+        (repo / "out" / "c1" / "stolen.yaml", f"is a symbolic link (to {secret}): diff follows none"),
+    ]
+
+
+def test_a_linked_output_root_is_refused(repo: Path, tmp_path: Path) -> None:
+    (repo / "taugen.yaml").write_text(
+        "apiVersion: taugen.tau.azure.com/v1alpha1\nkind: Project\noutput: out\n"
+        "clusters: [{name: c1, inventory: i.yaml, tenants: [{namespace: t}]}]\n"
+    )
+    shutil.move(repo / "out", tmp_path / "real-out")
+    (repo / "out").symlink_to(tmp_path / "real-out")
+    with pytest.raises(InputError) as info:
+        diff(DiffOptions("git:HEAD", cwd=repo))
+    (problem,) = info.value.problems
+    assert (
+        problem.message
+        == f"output root {repo / 'out'} is a symbolic link (to {tmp_path / 'real-out'}): diff follows none"
+    )
+
+
+@pytest.mark.parametrize("side", ["disk", "git"])
+def test_a_file_past_the_size_limit_is_refused_before_it_is_read(
+    repo: Path, side: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from taugen.load import limits
+
+    big = repo / "out" / "c1" / "big.yaml"
+    big.write_text("# " + "x" * 5000 + "\n")
+    if side == "git":
+        git(repo, "add", ".")
+        git(repo, "commit", "-q", "-m", "big")
+    monkeypatch.setattr(limits, "MAX_BYTES", 4096)
+    with pytest.raises(InputError) as info:
+        diff(DiffOptions("git:HEAD", "git:HEAD" if side == "git" else "out", cwd=repo))
+    paths = {p.path for p in info.value.problems}
+    assert paths == ({Path("git:HEAD:out/c1/big.yaml")} if side == "git" else {big})
+    assert {p.message for p in info.value.problems} == {
+        "the file is 5,003 bytes; the limit is 4,096 bytes (160 MiB)"
+    }

@@ -5,11 +5,9 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-import yaml
-
 from taugen.commands.build import BuildOptions, BuildResult, build
 from taugen.write.exclusive import exclusive
-from tests.support.helpers import gpu_node, inventory, snapshot, write_project, write_yaml
+from tests.support.helpers import gpu_node, inventory, snapshot, write_project
 
 
 def test_a_build_waits_while_another_holds_the_project(tmp_path: Path) -> None:
@@ -47,16 +45,17 @@ def test_concurrent_builds_end_as_one_build(tmp_path: Path) -> None:
 def test_a_build_waits_for_another_project_writing_the_same_output_root(tmp_path: Path) -> None:
     """Issue 17 item 7: the lock on the project folder alone let two projects sharing an
     output root interleave; a build also holds the folder it stages in."""
-    project = _with_output(write_project(tmp_path / "a", inventory([gpu_node("h200-0")])), "../shared/out")
+    project = write_project(tmp_path / "a", inventory([gpu_node("h200-0")]))
     (tmp_path / "shared").mkdir()
     results: list[BuildResult] = []
+    out = tmp_path / "shared" / "out"  # `output:` stays in the project (issue 32); --out need not
     with exclusive(tmp_path / "shared"):  # another project's build, staging beside shared/out
-        worker = threading.Thread(target=lambda: results.append(build(BuildOptions(project))))
+        worker = threading.Thread(target=lambda: results.append(build(BuildOptions(project, out=out))))
         worker.start()
         worker.join(timeout=1.0)
         assert worker.is_alive(), "the build did not wait for the output root's folder"
     worker.join(timeout=60)
-    assert [r.written for r in results] == [("c1", "taugen.lock")]
+    assert [r.written for r in results] == [("c1",)]
 
 
 def test_validate_waits_for_a_running_build(tmp_path: Path) -> None:
@@ -83,20 +82,11 @@ def test_two_projects_cannot_share_an_output_root(tmp_path: Path) -> None:
 
     from taugen.errors import InputError
 
-    build(
-        BuildOptions(
-            _with_output(write_project(tmp_path / "a", inventory([gpu_node("h200-0")])), "../shared")
-        )
-    )
-    b = _with_output(write_project(tmp_path / "b", inventory([gpu_node("h200-1")])), "../shared")
+    shared = tmp_path / "shared"  # --out: `output:` stays in the project (issue 32)
+    build(BuildOptions(write_project(tmp_path / "a", inventory([gpu_node("h200-0")])), out=shared))
+    b = write_project(tmp_path / "b", inventory([gpu_node("h200-1")]))
     b.write_text(b.read_text().replace("name: c1", "name: c2"))
     with pytest.raises(InputError) as info:
-        build(BuildOptions(b))
+        build(BuildOptions(b, out=shared))
     (problem,) = info.value.problems
     assert "shared/c1: not the folder of a cluster of this project" in problem.message
-
-
-def _with_output(project: Path, output: str) -> Path:
-    data = yaml.safe_load(project.read_text())
-    data["output"] = output
-    return write_yaml(project, data)

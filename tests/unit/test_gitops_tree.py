@@ -259,7 +259,7 @@ def test_names_are_labels_unique_across_the_project() -> None:
     [
         ({}, "out", "the gitops block names neither argocd nor flux"),
         ({"flux": {}, "path": "../up"}, "out", "'../up' is not a folder inside the repository"),
-        ({"flux": {}}, "../out", "output '../out' is not a folder inside the repository"),
+        ({"flux": {}}, "../out", "output: '../out' leads outside the project"),
     ],
 )
 def test_a_gitops_block_that_cannot_work_is_refused(

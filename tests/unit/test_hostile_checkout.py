@@ -197,10 +197,20 @@ def test_a_read_only_output_root_is_exit_2(tmp_path: Path) -> None:
 
 
 def test_a_rules_file_linked_to_dev_zero_is_refused_not_read(tmp_path: Path) -> None:
-    """Item 7: a rules file linked to /dev/zero was read until memory ran out (exit 3)."""
+    """Item 7: a rules file linked to /dev/zero was read until memory ran out (exit 3). Issue
+    32: a link out of the project is refused before anything is opened; a FIFO inside it is not
+    a regular file."""
     project = write_project(tmp_path, inventory([gpu_node("h-0")]), rules_doc={"extraNodeLabelRules": []})
     (tmp_path / "rules.yaml").unlink()
     (tmp_path / "rules.yaml").symlink_to("/dev/zero")
+    (problem,) = problems_of(lambda: run_build(project))
+    assert (problem.rule, problem.message) == (
+        "project",
+        f"{tmp_path / 'rules.yaml'} leads to /dev/zero, outside the project {tmp_path}, "
+        "through a symbolic link",
+    )
+    (tmp_path / "rules.yaml").unlink()
+    os.mkfifo(tmp_path / "rules.yaml")
     (problem,) = problems_of(lambda: run_build(project))
     assert (problem.rule, problem.message) == ("io", f"{tmp_path / 'rules.yaml'}: not a regular file")
 

@@ -326,10 +326,47 @@ def test_gitlab_ci_updates_its_own_note_instead_of_adding_one(repo: Path) -> Non
 
     script = _doc(repo, ".gitlab-ci.yml")["taugen-diff"]["script"]
     (finder,) = [line for line in script if line.startswith("NOTE=")]
-    code = re.search(r"python3 -c '(.+)'\)$", finder)
+    code = re.search(r"python3 -I -c '(.+)'\)$", finder)
     assert code is not None, finder
     notes = '[{"id": 7, "body": "lgtm"}, {"id": 9, "body": "<!-- taugen-diff -->\\n### taugen diff"}]'
     for given, found in ((notes, "9"), ('[{"id": 7, "body": "lgtm"}]', "")):
         run = subprocess.run([sys.executable, "-c", code[1]], input=given, capture_output=True, text=True)
         assert (run.returncode, run.stdout.strip()) == (0, found)
     assert 'if [ -n "$NOTE" ]; then METHOD=PUT; URL="$API/$NOTE"; else METHOD=POST; URL="$API"; fi' in script
+
+
+SCAFFOLDS = [REPO / "action.yml", REPO / ".pre-commit-hooks.yaml"]
+# A Python started on a command line: `python3 -c …`, `python -m …` (not setup-python, python:3.12)
+PYTHON_RUN = re.compile(r"(?:^|[\s|;&(])python(?:3(?:\.\d+)?)? +(?P<flags>-\S+)", re.MULTILINE)
+
+
+def test_nothing_taugen_writes_runs_python_that_imports_from_the_checkout(repo: Path) -> None:
+    """Issue 32: `python3 -c` puts the working folder first on sys.path, so a json.py committed in
+    the pull request ran in the GitLab job, with its API token. Every Python that a scaffold (or
+    the Action, or the pre-commit hooks) starts runs isolated (-I)."""
+    texts = {rel: (repo / rel).read_text() for rel in WRITTEN if not rel.startswith("schemas/")}
+    texts |= {path.name: path.read_text() for path in SCAFFOLDS}
+    runs = {rel: [m["flags"] for m in PYTHON_RUN.finditer(text)] for rel, text in texts.items()}
+    assert {rel: flags for rel, flags in runs.items() if flags} == {".gitlab-ci.yml": ["-I"]}
+
+
+def test_the_gitlab_note_finder_imports_nothing_from_the_checkout(repo: Path, tmp_path: Path) -> None:
+    import shlex
+    import subprocess
+    import sys
+
+    script = _doc(repo, ".gitlab-ci.yml")["taugen-diff"]["script"]
+    (finder,) = [line for line in script if line.startswith("NOTE=")]
+    command = finder.split("| ", 1)[1].removesuffix(")")
+    assert command.startswith("python3 ")
+    (tmp_path / "json.py").write_text("open('ran', 'w').write('the checkout ran')\n")
+    notes = '[{"id": 9, "body": "<!-- taugen-diff -->"}]'
+    run = subprocess.run(
+        ["bash", "-c", shlex.quote(sys.executable) + command.removeprefix("python3")],
+        input=notes,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert (run.returncode, run.stdout.strip(), (tmp_path / "ran").exists()) == (0, "9", False)

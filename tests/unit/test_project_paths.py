@@ -1,5 +1,6 @@
 """A path in taugen.yaml with a control character (a NUL byte) is refused at its position, never a
-crash in the file system's calls (found by tests/property/test_fuzz_inputs.py)."""
+crash in the file system's calls (found by tests/property/test_fuzz_inputs.py); nor (issue 32) a
+newline, a tab or a bidi override, which a reviewer cannot see."""
 
 from __future__ import annotations
 
@@ -20,6 +21,10 @@ CLUSTER = "clusters:\n  - name: c1\n    inventory: {inventory}\n    tenants: [{{
         (CLUSTER.format(inventory='"inv\\0.yaml"'), 5, 16, "clusters.0.inventory"),
         ('output: "out\\x1b[2J"\n' + CLUSTER.format(inventory="inv.yaml"), 3, 9, "output"),
         ('crds: ["k\\0"]\n' + CLUSTER.format(inventory="inv.yaml"), 3, 8, "crds.0"),
+        # issue 32: a newline, a tab or a bidi override (which shows `out` for `tuo`) in `output:`
+        ('output: "out\\nx"\n' + CLUSTER.format(inventory="inv.yaml"), 3, 9, "output"),
+        ('output: "out\\tx"\n' + CLUSTER.format(inventory="inv.yaml"), 3, 9, "output"),
+        ('output: "\\u202eout"\n' + CLUSTER.format(inventory="inv.yaml"), 3, 9, "output"),
     ],
 )
 def test_a_control_character_in_a_path_is_refused_at_it(

@@ -10,8 +10,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import yaml
 
+from taugen.errors import InputError
 from taugen.lock.lockfile import HINT
 from tests.support.helpers import gpu_node, inventory, snapshot, write_yaml
 from tests.support.unit import objects, problems_of, run_build, write_project
@@ -165,3 +167,34 @@ def test_a_committed_queue_is_read_as_every_compiled_tree_is(tmp_path: Path) -> 
     assert problem.message.startswith(
         "taugen.lock has no entry for this cluster and its committed queues cannot be read: "
     )
+
+
+ENTRY = '"observedAt": "2026-11-28T12:00:00Z", "inputsDigest": "sha256:x"'
+
+
+@pytest.mark.parametrize(
+    ("theirs", "why"),
+    [
+        ('{"clusters": {"c1": ' + "[" * 3000 + "]" * 3000 + "}}\n", "nesting deeper than 64 levels"),
+        (
+            '{"apiVersion": "taugen.tau.azure.com/v1alpha1", "kind": "Lock", "clusters": {'
+            + ",".join(f'"c1": {{{ENTRY}, "gpuQuota": {quota}}}' for quota in ('{"h200-141gb": 64}', "{}"))
+            + "}}\n",
+            "the key 'c1' is given twice",
+        ),
+    ],
+    ids=["nested-3000-deep", "duplicate-key"],
+)
+def test_a_conflict_side_is_read_as_strictly_as_a_lock(tmp_path: Path, theirs: str, why: str) -> None:
+    """Issue 32: a side nested 3,000 deep crashed build and build --check (RecursionError), and a
+    side that gave a cluster twice was read as its last entry (its high-water mark hidden)."""
+    project = write_project(tmp_path, inventory([gpu_node("h-0")]))
+    run_build(project)
+    lock = tmp_path / "taugen.lock"
+    lock.write_text(f"<<<<<<< HEAD\n{lock.read_text()}=======\n{theirs}>>>>>>> other\n")
+    for check in (False, True):
+        with pytest.raises(InputError) as info:
+            run_build(project, check=check)
+        (problem,) = info.value.problems
+        assert (problem.path, problem.rule) == (lock, "lock")
+        assert problem.message == f"one side of the merge conflict is not a lock: {why}"

@@ -139,3 +139,31 @@ def test_diff_marks_added_removed_and_moved_hosts(tmp_path: Path) -> None:
     assert removed_hosts(result, view) == [
         Host("h-b", "h200-141gb", 0, False, _labels("f1", "singleton-h-b"), removed=True)
     ]
+
+
+def test_a_value_holding_a_placeholder_gets_no_data_pasted_into_it(tmp_path: Path) -> None:
+    """Issue 32: the page was filled one `str.replace` per placeholder, `{{data}}` last, so an
+    escaped label `{{data}}` (from a hand-edited out/) had the raw data pasted in, and a second
+    label `<img onerror=…>` then ran. The template is now filled in one pass."""
+    import yaml
+
+    project = _fleet(tmp_path)
+    run_build(project)
+    shutil.copytree(tmp_path / "out", tmp_path / "base")
+    nodes = next((tmp_path / "out" / "c1" / "nodes").rglob("nodes.yaml"))
+    docs = list(yaml.safe_load_all(nodes.read_text()))
+    docs[0]["metadata"]["labels"]["tau.azure.com/gpu-class"] = "{{data}}"
+    docs[0]["metadata"]["labels"]["tau.azure.com/site"] = "<img src=x onerror=alert(1)>"
+    nodes.write_text(yaml.safe_dump_all(docs))
+    html = report_html(ReportOptions(project, cwd=tmp_path, diff_base="base"))
+    (before, data_and_after) = html.split('<script type="application/json" id="taugen-data">')
+    after = data_and_after.split("</script>", 1)[1]
+    assert "<img" not in before + after and "&lt;img src=x onerror=alert(1)&gt;" in before
+    assert "{{data}}" in before  # shown as written, not filled
+
+
+def test_fill_never_searches_what_it_filled_in() -> None:
+    from taugen.placeholders import fill
+
+    values = {"{{a}}": "{{b}}", "{{b}}": "<b>", "{{ab}}": "long"}
+    assert fill("{{a}} {{b}} {{ab}}", values) == "{{b}} <b> long"

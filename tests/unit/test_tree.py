@@ -16,6 +16,7 @@ from tests.support.helpers import cpu_node, gpu_node, inventory, load_json, rule
 from tests.support.unit import (
     NODE_ANNOTATIONS,
     SKIP_DRY_RUN,
+    line_of,
     objects,
     problems_of,
     run_build,
@@ -250,10 +251,30 @@ def test_cluster_removed_from_project_has_its_folder_removed(tmp_path: Path) -> 
     data = yaml.safe_load(project.read_text())
     data["clusters"] = [c for c in data["clusters"] if c["name"] == "c1"]
     write_yaml(project, data)
-    assert run_build(project).written == ("c2", "taugen.lock")
+    assert run_build(project, allow_quota_decrease=True).written == ("c2", "taugen.lock")
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["c1"]
     assert snapshot(tmp_path / "out" / "c1") == c1_before
     assert list(load_json(tmp_path / "taugen.lock")["clusters"]) == ["c1"]
+
+
+def test_a_cluster_leaves_the_project_only_with_allow_quota_decrease(tmp_path: Path) -> None:
+    """R26, R35 (issue 32): removing a cluster from taugen.yaml dropped its quota high-water marks
+    and lock history without the flag; listed again, it started from nothing."""
+    project = write_multi(tmp_path, {"c1": inventory([gpu_node("a-0")]), "c2": inventory([gpu_node("b-0")])})
+    run_build(project)
+    data = yaml.safe_load(project.read_text())
+    write_yaml(project, data | {"clusters": data["clusters"][:1]})
+    before = snapshot(tmp_path)
+    for build in (lambda: run_build(project), lambda: run_build(project, check=True)):
+        (problem,) = problems_of(build)
+        assert (problem.rule, problem.path, problem.line) == ("R26", project, line_of(project, "clusters:"))
+        assert problem.message == (
+            "cluster c2 is in taugen.lock but no longer in taugen.yaml: the build would drop its "
+            "GPU quota (h200-141gb 8) and its lock history"
+        )
+        assert problem.hint == "pass --allow-quota-decrease to remove the cluster, or list it again"
+    assert snapshot(tmp_path) == before
+    assert run_build(project, cluster="c1").written == ()  # a build of the others still runs
 
 
 def _crash_between_renames(root: Path) -> dict[str, tuple[bytes, int]]:

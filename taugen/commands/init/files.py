@@ -8,6 +8,7 @@ from importlib.resources import files
 from taugen import __version__
 from taugen.choices import Platform
 from taugen.models.schemas import schema_files
+from taugen.placeholders import fill
 
 SCHEMAS_DIR = "schemas"  # the input kinds' JSON Schemas, for the `yaml-language-server` lines
 TAUGEN_GIT = "https://github.com/tau-azure/taugen"  # pre-commit and CI install taugen from here
@@ -63,16 +64,16 @@ def _render(template: str, context: Context) -> bytes:
     text = _template(template)
     # The cluster fields that fit the platform (R37, R39, R41); AKS needs none.
     platform = "" if context.platform == "aks" else _template(f"platform-{context.platform}.yaml")
-    for key, value in (
-        ("__PLATFORM__", platform),
-        ("__MANAGER__", FLEET_MANAGER),
-        ("__WORKER2__", f"{context.cluster}-2"),
-        ("__CLUSTER__", context.cluster),
-        ("__REPO_URL__", context.repo_url),
-        ("__TAUGEN_GIT__", TAUGEN_GIT),
-    ):
-        text = text.replace(key, value)
-    return text.replace("__VERSION__", __version__).encode()
+    values = {
+        "__PLATFORM__": platform,
+        "__MANAGER__": FLEET_MANAGER,
+        "__WORKER2__": f"{context.cluster}-2",
+        "__CLUSTER__": context.cluster,
+        "__REPO_URL__": context.repo_url,
+        "__TAUGEN_GIT__": TAUGEN_GIT,
+        "__VERSION__": __version__,
+    }
+    return fill(text, values).encode()  # one pass: a --repo-url holding __CLUSTER__ stays as given
 
 
 def scaffold_files(context: Context) -> dict[str, bytes]:

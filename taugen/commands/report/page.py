@@ -12,6 +12,7 @@ from taugen.commands.report.model import ClusterView
 from taugen.commands.report.overlays import diff_section, simulation_section
 from taugen.commands.report.payload import cluster_data, script_json
 from taugen.commands.report.tables import class_table, domain_table, host_table, tenant_table
+from taugen.placeholders import fill
 
 OPEN_UP_TO = 200  # hosts: a larger cluster's tables start folded (still found by text search)
 
@@ -29,10 +30,7 @@ def page(title: str, subtitle: str, clusters: Sequence[ClusterView]) -> str:
         "{{clusters}}": "\n".join(_section(c) for c in clusters),
         "{{data}}": script_json({"clusters": [cluster_data(c) for c in clusters]}),
     }
-    html = _asset("page.html")
-    for key in ("{{css}}", "{{js}}", "{{title}}", "{{subtitle}}", "{{clusters}}"):
-        html = html.replace(key, parts[key])
-    return html.replace("{{data}}", parts["{{data}}"])  # last: the data is never searched for a key
+    return fill(_asset("page.html"), parts)  # one pass: no value is searched for a placeholder
 
 
 def _section(view: ClusterView) -> str:

@@ -7,10 +7,13 @@ domain, so one fabric's nodes stay together). Each group is a shard folder under
 - `nodes/<class>/`: a class's hosts in singleton domains (a class name holds no `.`);
 - `nodes/_no-gpu-class/`: labelled nodes of no gpu class.
 
-A group of more than `shardSize` objects is split into the fewest parts
-`<folder>.part-<i>-of-<k>` that keep each part at most `shardSize`, an object going to part
-sha256(name) mod k: adding or removing an object changes its own part only, unless the
-group's count passes a multiple of `shardSize` (then the group is dealt again). Inside a
+A group of more than `shardSize` objects is split into parts `<folder>.part-<i>-of-<k>`, an
+object going to part sha256(name) mod k, for the fewest k (of at most 64 tried from
+⌈objects ÷ shardSize⌉) that keep each part at most `shardSize`: adding or removing an object
+changes its own part only, unless the group's count passes a multiple of `shardSize` (then the
+group is dealt again). When none of those fits (a small `shardSize`, or names chosen to collide),
+k is the count that fills parts to 80 % and an object whose part is full takes the next one with
+room (issue 32: trying every k until one fit was quadratic, and more, for `shardSize: 1`). Inside a
 shard, objects are written in name order to files of at most FILE_BUDGET estimated bytes
 (`nodes.yaml`, or `nodes-1.yaml`, `nodes-2.yaml`, ...), so no file passes 1 MiB (G2).
 """
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -67,22 +71,55 @@ def sharded(manifests: Sequence[Manifest], shard_size: int) -> list[Manifest]:
     return placed
 
 
+MAX_TRIES = 64
+
+
 def _parts(folder: str, group: list[Manifest], shard_size: int) -> list[tuple[str, list[Manifest]]]:
     if len(group) <= shard_size:
         return [(folder, group)]
-    count = -(-len(group) // shard_size)
-    while True:
-        parts: list[list[Manifest]] = [[] for _ in range(count)]
-        for manifest in group:
-            parts[_bucket(manifest, count)].append(manifest)
-        if max(len(p) for p in parts) <= shard_size:
-            return [(f"{folder}.part-{i}-of-{count}", p) for i, p in enumerate(parts, start=1)]
-        count += 1
+    keyed = [(_hash(m), m) for m in group]
+    least = -(-len(group) // shard_size)
+    roomy = -(-len(group) * 5 // (shard_size * 4))  # parts 80 % full
+    parts = next(
+        (
+            p
+            for count in range(least, min(roomy, least + MAX_TRIES - 1) + 1)
+            if (p := _dealt(keyed, count, shard_size)) is not None
+        ),
+        None,
+    )
+    if parts is None:
+        parts = _probed(keyed, roomy, shard_size)
+    return [(f"{folder}.part-{i}-of-{len(parts)}", p) for i, p in enumerate(parts, start=1)]
 
 
-def _bucket(manifest: Manifest, count: int) -> int:
+def _hash(manifest: Manifest) -> int:
     key = "/".join(manifest.identity).encode()
-    return int.from_bytes(hashlib.sha256(key).digest()[:8], "big") % count
+    return int.from_bytes(hashlib.sha256(key).digest()[:8], "big")
+
+
+def _dealt(keyed: list[tuple[int, Manifest]], count: int, size: int) -> list[list[Manifest]] | None:
+    """Each object in part hash mod count, or None when a part would hold more than `size`."""
+    if max(Counter(h % count for h, _ in keyed).values()) > size:
+        return None
+    parts: list[list[Manifest]] = [[] for _ in range(count)]
+    for h, manifest in keyed:
+        parts[h % count].append(manifest)
+    return parts
+
+
+def _probed(keyed: list[tuple[int, Manifest]], count: int, size: int) -> list[list[Manifest]]:
+    """Each object in part hash mod count, or the next part with room (in the order of their
+    parts, so every part it passed is full: the cursor only moves on, and the whole deal is
+    linear however the names collide)."""
+    parts: list[list[Manifest]] = [[] for _ in range(count)]
+    cursor = 0
+    for h, manifest in sorted(keyed, key=lambda k: (k[0] % count, k[0])):
+        cursor = max(cursor, h % count)
+        while len(parts[cursor % count]) >= size:
+            cursor += 1
+        parts[cursor % count].append(manifest)
+    return parts
 
 
 def _files(folder: str, part: list[Manifest]) -> list[Manifest]:

@@ -302,9 +302,11 @@ def test_valid_runs_look_up_no_position(
     calls: list[list[str | int]] = []
     real = fast.position
 
-    def counted(text: str, index: int, loc: Sequence[str | int], key: bool) -> tuple[int, int]:
+    def counted(
+        text: str, index: int, loc: Sequence[str | int], key: bool, memo: dict[str, Any] | None = None
+    ) -> tuple[int, int]:
         calls.append(list(loc))
-        return real(text, index, loc, key)
+        return real(text, index, loc, key, memo)
 
     monkeypatch.setattr(fast, "position", counted)
     job = {
