@@ -61,17 +61,22 @@ def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
             results[run.key] = _resume(cluster, flavors, run, plans)
     runs = {r.key: r for r in order}
     preempted: dict[str, RunResult] = {}
+    placed_at_nomination: dict[str, list[str] | str] = {}
 
     def process(run: SimRun, nominated: Nomination) -> RunResult:
-        result = _admit(cluster, flavors, run, plans, nominated)
+        early = placed_at_nomination.pop(run.key, None)
+        result = _admit(cluster, flavors, run, plans, nominated, early)
         for victim in result.victims:
             preempted[victim.key] = _preempted(cluster, runs[victim.key], run, victim)
         return result
 
     def nominate(run: SimRun) -> Nomination:
-        """Kueue nominates a preemptor with its victims as the cycle starts: none, it waits."""
+        """Kueue nominates a preemptor with its victims as the cycle starts: none, it waits.
+        A head that fits is placed now, on the capacity as the cycle starts (at_nomination)."""
         found = _why_pending(cluster, flavors, run)
         flavor = flavors.get(run.flavor or "")
+        if found is None and flavor is not None and flavor.tas:
+            placed_at_nomination[run.key] = _fit(cluster, flavor, run)
         if (
             isinstance(found, Short)
             and found.need
@@ -110,9 +115,11 @@ def _admit(
     run: SimRun,
     plans: dict[str, dict[int, str]],
     nominated: Nomination,
+    early: list[str] | str | None = None,
 ) -> RunResult:
     """As Kueue processes a cycle's entry: one nominated not to fit stays out; one nominated
-    to fit is checked again and never preempts; one nominated to preempt looks for victims now."""
+    to fit is checked again and never preempts, and keeps the hosts it was given as the cycle
+    began (`early`) while they still fit; one nominated to preempt looks for victims now."""
     if isinstance(nominated, str) or (
         isinstance(nominated, Short) and not (nominated.need and nominated.candidates)
     ):
@@ -135,7 +142,7 @@ def _admit(
     if not flavor.tas:
         cluster.charge(run)
         return RunResult(run.key, "admitted", flavor.name, ranks=(None,) * run.pods, victims=victims)
-    hosts = _fit(cluster, flavor, run)
+    hosts = _fit(cluster, flavor, run) if victims else _placement(cluster, flavor, run, early)
     if isinstance(hosts, str):
         return RunResult(run.key, "pending", flavor.name, hosts)
     for rank, host in enumerate(hosts):
@@ -144,6 +151,19 @@ def _admit(
     plans[run.key] = dict(enumerate(hosts))
     cluster.placed[run.key] = dict(plans[run.key])
     return RunResult(run.key, "admitted", flavor.name, ranks=tuple(hosts), victims=victims)
+
+
+def _placement(
+    cluster: Cluster, flavor: SimFlavor, run: SimRun, early: list[str] | str | None
+) -> list[str] | str:
+    """Kueue places every head of a cycle as the cycle starts (its nomination,
+    pkg/scheduler/scheduler.go `nominate`) and keeps those hosts when the head's turn comes
+    while they still fit beside what earlier heads took; one that no longer fits is placed
+    again on what is left (`updateAssignmentIfNeeded`, TASRecomputeAssignmentWithinSchedulingCycle,
+    on by default in v0.19.2). With one ClusterQueue a cycle has one head: the same hosts."""
+    if isinstance(early, str) or (early is not None and cluster.holds(run, early)):
+        return early
+    return _fit(cluster, flavor, run)
 
 
 def _place(cluster: Cluster, flavor: SimFlavor, run: SimRun) -> Assignment | NoFit:

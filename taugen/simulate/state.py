@@ -6,6 +6,7 @@ Ready (or goes down) is not in its flavor's tree: Kueue drops it from TAS entire
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from taugen.runs.quota import QuotaTree
@@ -84,6 +85,21 @@ class Cluster:
             return False
         free = self.free[node]
         return all(v <= 0 or free.get(r, 0) >= v for r, v in _with_pod(amount, free).items())
+
+    def holds(self, run: SimRun, hosts: Sequence[str]) -> bool:
+        """Every pod of the run still fits its host (pod `i` on hosts[i]), each beside the
+        earlier ones; nothing is taken."""
+        taken: list[tuple[str, Resources]] = []
+        try:
+            for rank, host in enumerate(hosts):
+                if not self.fits(host, run.pod(rank)):
+                    return False
+                self.take(host, run.pod(rank))
+                taken.append((host, run.pod(rank)))
+            return True
+        finally:
+            for host, pod in taken:
+                self.take(host, pod, sign=-1)
 
     def go_down(self, node: str) -> None:
         self.down.add(node)

@@ -8,6 +8,7 @@ from typing import Any
 from taugen.runs.quota_model import Preemption, Quota, SimQueue
 from taugen.simulate.engine import simulate
 from taugen.simulate.model import RunResult, Victim
+from taugen.simulate.tree import HOSTNAME
 from tests.unit.simulate.engine_helpers import FLAVOR, GPU, cluster, node, run
 
 T2 = Preemption("Any", "LowerPriority", None, "LowerPriority")  # what T2 compiles
@@ -99,3 +100,40 @@ def test_no_victim_of_equal_priority_keeps_the_run_pending_with_its_reason() -> 
         "quota: nvidia.com/gpu in flavor taugrid-h200: the run requests 16, 8 is free to ClusterQueue "
         "team-a (nominal 8, cohort taugrid); no admitted run may be preempted for it",
     )
+
+
+def test_the_heads_of_one_cycle_keep_the_hosts_they_were_given_as_it_began() -> None:
+    """Kueue v0.19.2 places every head of a cycle on the capacity as the cycle starts and keeps
+    those hosts while they still fit when its turn comes (pkg/scheduler/scheduler.go
+    `updateAssignmentIfNeeded`): team-a's unconstrained run was given the emptiest-first tie
+    n0 before team-b's run took rack r-b, and keeps it, though n3 is now the least free host.
+    Measured on the real Kueue (issue 31 item 5, generated scenario s008)."""
+    nodes = [node("n0", "r-a"), node("n1", "r-b"), node("n2", "r-c"), node("n3", "r-b")]
+    queues = (queue("team-a", 8, borrowing_limit=8), queue("shared", 24))
+    rack = run("r0", 5, key="team-b/r0", queue="shared", per_pod={GPU: 2}, gpus=2, level="rack")
+    wide = run(
+        "r1",
+        6,
+        queue="team-a",
+        per_pod={GPU: 1},
+        gpus=1,
+        level=None,
+        mode="unconstrained",
+        created="2026-11-29T11:00:00Z",
+    )
+    result = simulate(cluster(nodes, [rack, wide], queues=queues))
+    assert result.runs == (
+        RunResult("team-b/r0", "admitted", FLAVOR, ranks=("n1", "n1", "n1", "n1", "n3")),
+        RunResult("team-a/r1", "admitted", FLAVOR, ranks=("n0",) * 6),
+    )
+
+
+def test_a_head_whose_hosts_were_taken_in_its_cycle_is_placed_again() -> None:
+    """...and places again one whose hosts no longer hold it (TASRecomputeAssignmentWithinSchedulingCycle,
+    on by default): both heads were given n0 as the cycle began; team-a's, second, goes to n1."""
+    nodes = [node("n0", "r-a"), node("n1", "r-b")]
+    queues = (queue("team-a", 8), queue("shared", 8))
+    first = run("one", 1, key="team-b/one", queue="shared", level=HOSTNAME)
+    second = run("two", 1, queue="team-a", level=HOSTNAME, created="2026-11-29T11:00:00Z")
+    result = simulate(cluster(nodes, [first, second], queues=queues))
+    assert [r.ranks for r in result.runs] == [("n0",), ("n1",)]

@@ -1,0 +1,153 @@
+"""One scenario on the real cluster (issue 31 item 5): its Nodes, taugen's objects, then its
+Workloads one at a time, each awaited until Kueue decides, then everything removed again while
+Kueue runs (it lifts its own finalizers). Namespaces stay: no namespace controller runs."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from tests.realcluster.kube import Kube, Object, reaches, wait_for
+from tests.realcluster.simkueue_objects import Isolation, NodeSpec, node_object, node_patch, node_status
+from tests.realcluster.simkueue_workloads import Decision, decision, shape
+
+MERGE = {"Content-Type": "application/merge-patch+json"}
+DECIDE_SECONDS = 60.0
+BYPASS_SECONDS = 3.0  # an equivalent of a failed workload gets no condition: pending once this passes
+BYPASSED = "no condition: an equivalent workload failed (Kueue's SchedulingEquivalenceHashing)"
+SETTLE_SECONDS = 120.0
+NUDGE_SECONDS = 2.0
+
+
+@dataclass(frozen=True)
+class Scene:
+    """What one scenario puts on the cluster, in order."""
+
+    iso: Isolation
+    nodes: Sequence[NodeSpec]
+    objects: Sequence[Object]  # isolated, in sync-wave order
+    workloads: Sequence[Object]  # in taugen's admission order
+
+
+@dataclass(frozen=True)
+class Outcome:
+    decisions: tuple[Decision, ...]  # each Workload's, as Kueue left it once the last was decided
+    first: tuple[Decision, ...]  # each Workload's first decision (before the next was created)
+    seconds: float
+
+
+def play(kube: Kube, scene: Scene, alive: Callable[[], bool]) -> Outcome:
+    began = time.monotonic()
+    try:
+        _set_up(kube, scene, alive)
+        first: list[Decision] = []
+        for obj in scene.workloads:
+            failed = {
+                shape(w): d for w, d in zip(scene.workloads, first, strict=False) if d.status == "pending"
+            }
+            first.append(_decide(kube, obj, alive, failed.get(shape(obj))))
+        final = tuple(decision(kube.get(w)) or d for w, d in zip(scene.workloads, first, strict=True))
+        return Outcome(final, tuple(first), time.monotonic() - began)
+    finally:
+        tear_down(kube, scene, alive)
+
+
+def _set_up(kube: Kube, scene: Scene, alive: Callable[[], bool]) -> None:
+    for node in scene.nodes:
+        add_node(kube, node, scene.iso)
+    for namespace in sorted(
+        {o["metadata"]["namespace"] for o in scene.objects if "namespace" in o["metadata"]}
+    ):
+        ensure_namespace(kube, namespace)
+    for obj in scene.objects:
+        Kube.expect(kube.apply(obj))
+    for queue in (o for o in scene.objects if o["kind"] == "ClusterQueue"):
+        wait_for(f"{queue['metadata']['name']} Active", reaches(kube, queue, "Active"), 60, alive)
+
+
+def add_node(kube: Kube, node: NodeSpec, iso: Isolation) -> None:
+    """Registered as a kubelet would, its status written, then taugen's labels and the
+    inventory's taints (the not-ready taint admission added goes)."""
+    obj = node_object(node, iso)
+    Kube.expect(kube.create(obj))
+    path = kube.object_path(obj)
+    Kube.expect(kube.http.patch(f"{path}/status", content=json.dumps(node_status(node)), headers=MERGE))
+    Kube.expect(kube.http.patch(path, content=json.dumps(node_patch(node)), headers=MERGE))
+
+
+def ensure_namespace(kube: Kube, name: str) -> None:
+    namespace = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
+    if kube.get(namespace) is None:
+        answer = kube.create(namespace)
+        if answer.status_code != 409:  # another scenario made it first
+            Kube.expect(answer)
+
+
+def _decide(kube: Kube, workload: Object, alive: Callable[[], bool], equivalent: Decision | None) -> Decision:
+    """Kueue's first decision; `equivalent`: an earlier workload of the same shape that Kueue
+    found not to fit, so no condition may come (BYPASS_SECONDS, then pending as it is)."""
+    Kube.expect(kube.create(workload))
+    found: list[Decision] = []
+
+    def decided() -> bool:
+        got = decision(kube.get(workload))
+        if got is not None:
+            found.append(got)
+        return got is not None
+
+    what = f"Kueue's decision on {workload['metadata']['name']}"
+    if equivalent is None:
+        wait_for(what, decided, DECIDE_SECONDS, alive)
+        return found[-1]
+    try:
+        wait_for(what, decided, BYPASS_SECONDS, alive)
+    except AssertionError:
+        if not alive():
+            raise
+        return Decision("pending", message=f"{BYPASSED}: {equivalent.message}", bypassed=True)
+    return found[-1]
+
+
+def tear_down(kube: Kube, scene: Scene, alive: Callable[[], bool]) -> None:
+    """In stages, each awaited: the Workloads (a ClusterQueue keeps its finalizer while one
+    holds quota), the queues, the flavors, then the Topology, priorities and Nodes (Kueue lifts
+    each one's finalizer once nothing uses it)."""
+    queues = [o for o in scene.objects if o["kind"] in ("LocalQueue", "ClusterQueue", "Cohort")]
+    flavors = [o for o in scene.objects if o["kind"] == "ResourceFlavor"]
+    rest = [o for o in scene.objects if o not in queues and o not in flavors]
+    nodes = [node_object(n, scene.iso) for n in scene.nodes]
+    for stage in (scene.workloads, queues, flavors, rest + nodes):
+        for obj in stage:
+            answer = kube.delete(obj)
+            if answer.status_code != 404:
+                Kube.expect(answer)
+        _await_gone(kube, stage, alive)
+
+
+def _await_gone(kube: Kube, objects: Sequence[Object], alive: Callable[[], bool]) -> None:
+    """Until every object is gone. One still terminating is nudged every NUDGE_SECONDS: Kueue
+    v0.19.2's Topology reconciler may look at its TAS cache before that drops a deleted flavor,
+    and then returns without a requeue, keeping its finalizer for good
+    (pkg/controller/tas/topology_controller.go `Reconcile`, "topology is still in use")."""
+    began = nudged = time.monotonic()
+    while True:
+        left = [found for found in (kube.get(o) for o in objects) if found is not None]
+        if not left:
+            return
+        if not alive() or time.monotonic() - began > SETTLE_SECONDS:
+            raise AssertionError(
+                f"not removed after {SETTLE_SECONDS:.0f} s: {[_finalizers(o) for o in left]}"
+            )
+        time.sleep(0.05)
+        if time.monotonic() - nudged > NUDGE_SECONDS:
+            nudged = time.monotonic()
+            for found in left:
+                note = {"metadata": {"annotations": {"simkueue.taugen.test/nudged": str(nudged)}}}
+                kube.http.patch(kube.object_path(found), content=json.dumps(note), headers=MERGE)
+
+
+def _finalizers(obj: Object) -> str:
+    meta = obj["metadata"]
+    return f"{obj['kind']} {meta['name']} finalizers {meta.get('finalizers')}"
