@@ -95,7 +95,7 @@ class Tenant(StrictModel):
 
 class Cluster(StrictModel):
     name: DNSLabel = Field(description="Names the output folder out/<name>/")
-    inventory: ProjectPath = Field(description="ClusterInventory or kubectl NodeList file")
+    inventory: Annotated[ProjectPath, Field(description="ClusterInventory or kubectl NodeList file")]
     rules: list[ProjectPath] = Field(default_factory=list, description="Files holding extraNodeLabelRules")
     clusterQueue: DNSSubdomain = "taugrid"
     tenants: list[Tenant] = Field(min_length=1)

@@ -18,9 +18,9 @@ CLUSTER = "clusters:\n  - name: c1\n    inventory: {inventory}\n    tenants: [{{
 @pytest.mark.parametrize(
     ("body", "line", "col", "field"),
     [
-        (CLUSTER.format(inventory='"inv\\0.yaml"'), 5, 16, "clusters.0.inventory"),
+        (CLUSTER.format(inventory='"inv\\a.yaml"'), 5, 16, "clusters.0.inventory"),
         ('output: "out\\x1b[2J"\n' + CLUSTER.format(inventory="inv.yaml"), 3, 9, "output"),
-        ('crds: ["k\\0"]\n' + CLUSTER.format(inventory="inv.yaml"), 3, 8, "crds.0"),
+        ('crds: ["k\\x7f"]\n' + CLUSTER.format(inventory="inv.yaml"), 3, 8, "crds.0"),
         # issue 32: a newline, a tab or a bidi override (which shows `out` for `tuo`) in `output:`
         ('output: "out\\nx"\n' + CLUSTER.format(inventory="inv.yaml"), 3, 9, "output"),
         ('output: "out\\tx"\n' + CLUSTER.format(inventory="inv.yaml"), 3, 9, "output"),
