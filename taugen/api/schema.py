@@ -1,7 +1,7 @@
 """JSON Schemas of the upstream kinds taugen writes (Kueue, KAI, Grove, NFD), from their models.
 
 One layout, kubeconform's CRDs-catalog one (`schemas/<group>/<kind>_<version>.json`), which is
-also where `taugen validate` looks; written by `taugen schema --out taugen/schemas`.
+also where `taugen validate` looks; written by `taugen schema --out schemas`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """`taugen schema --out DIR`: every JSON Schema taugen ships, written through taugen.write.safewrite.
 
-The input kinds', Kueue's, node-feature-discovery's and KAI's, as `taugen/schemas/` holds them;
+The input kinds', Kueue's, node-feature-discovery's and KAI's, as `schemas/` holds them;
 the schemas of kinds taugen no longer ships are removed. DIR and every folder and file in it
 must be a real folder or regular file (or missing): a symbolic link, a device or a file where
 a folder goes is refused, nothing written (issue 17).

@@ -8,6 +8,7 @@ the kind as title, deterministic text.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema
@@ -21,7 +22,15 @@ from taugen.models.rules import RulesFile, RulesValues
 from taugen.models.run import Run
 from taugen.models.workloads import WorkloadSet
 
-SCHEMA_DIR = PACKAGE / "schemas"
+
+def _schema_dir() -> Path:
+    """The one committed tree, schemas/ at the repository root: a wheel packages it as
+    taugen/schemas (pyproject's force-include); a source checkout reads it where it is."""
+    packaged = PACKAGE / "schemas"
+    return packaged if packaged.is_dir() else PACKAGE.parent / "schemas"
+
+
+SCHEMA_DIR = _schema_dir()
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 ID_BASE = "https://taugen.tau.azure.com/schemas/"
 KINDS: dict[str, type[BaseModel]] = {

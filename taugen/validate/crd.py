@@ -186,10 +186,6 @@ def manifest_documents(path: Path) -> list[dict[str, Any]]:
     return docs
 
 
-def crd_documents(path: Path) -> list[dict[str, Any]]:
-    return [d for d in manifest_documents(path) if d.get("kind") == "CustomResourceDefinition"]
-
-
 def object_schema(crd: CrdVersion) -> Schema:
     """The schema of one whole object of this CRD version, as it is committed to Git."""
     schema = dict(crd.schema)

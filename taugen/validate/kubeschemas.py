@@ -7,7 +7,7 @@ Written into a scratch folder for one run, in kubeconform's own layout:
   converts them with `DENY_ROOT_ADDITIONAL_PROPERTIES` (an object that lists properties is
   closed at every level), except that an object with `x-kubernetes-preserve-unknown-fields`
   stays open, as the API server keeps it (`crd.strict_schema`). Patterns stay RE2: kubeconform
-  is Go. A kind of the tree with no given CRD gets taugen's own schema of it (taugen/schemas,
+  is Go. A kind of the tree with no given CRD gets taugen's own schema of it (schemas/,
   generated from taugen/api), so kubeconform still checks it: taugen ships no upstream CRD.
 - `core/{kind}{-group-version}.json`: the built-in kinds of the tree (Node, PriorityClass, the
   ValidatingAdmissionPolicy and its binding of G3, ...) from kubernetes-validate's strict

@@ -37,7 +37,7 @@ class UnknownKubernetesVersion(TaugenError):
     """--kubernetes-version names a version kubernetes-validate has no schemas for."""
 
 
-SchemaSource = Literal["crd", "taugen", "kubernetes"]  # --crd, taugen/schemas, Kubernetes' own
+SchemaSource = Literal["crd", "taugen", "kubernetes"]  # --crd, schemas/, Kubernetes' own
 
 
 @dataclass(frozen=True)

@@ -272,7 +272,7 @@ def test_schema_out_writes_every_schema(tmp_path: Path, run: Run) -> None:
     assert result.exit_code == 0, result.output
     count = len([p for p in (tmp_path / "s").rglob("*.json")])
     assert result.output == f"wrote {count} schemas to {tmp_path}/s\n"
-    committed = Path(__file__).resolve().parents[2] / "taugen" / "schemas"
+    committed = Path(__file__).resolve().parents[2] / "schemas"
     assert snapshot_bytes(tmp_path / "s") == snapshot_bytes(committed)
 
 

@@ -13,10 +13,10 @@ import yaml
 from taugen.models.node_filters import NodeRequirement
 from taugen.quantity import Quantity
 from taugen.runs.units import units
-from taugen.simulate.replace import find_replacement
 from taugen.simulate.request import Mode, PodRequest, SliceLayer
 from taugen.simulate.tas import Assignment, Placed, find_assignment
 from taugen.simulate.tree import DomainPath, Taint, TasNode, TasTree, Toleration, build_tree
+from tests.support.tas_replacement import find_replacement
 
 FOLDER = Path(__file__).resolve().parents[1] / "data" / "tas-upstream"
 TOPOLOGY = "default"

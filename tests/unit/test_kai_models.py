@@ -86,11 +86,11 @@ def test_fields_of_the_other_workload_are_refused(fields: dict[str, Any], messag
 
 
 def test_committed_kai_schemas_are_the_generated_ones() -> None:
-    """taugen/api/kai -> schemas/<group>/<kind>_<version>.json (`taugen schema --out taugen/schemas`)."""
+    """taugen/api/kai -> schemas/<group>/<kind>_<version>.json (`taugen schema --out schemas`)."""
     committed = {
         name: (SCHEMA_DIR / name).read_bytes() for name in kai_schema_files() if (SCHEMA_DIR / name).is_file()
     }
-    assert committed == kai_schema_files(), "regenerate with `taugen schema --out taugen/schemas`"
+    assert committed == kai_schema_files(), "regenerate with `taugen schema --out schemas`"
 
 
 @pytest.mark.parametrize(

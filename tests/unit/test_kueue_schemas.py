@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[2]
 KUEUE_CRDS = REPO.parent / "shared" / "crds" / "kueue"
 CORPUS = REPO / "tests" / "cases" / "kueue_schema"
 GROUP = "kueue.x-k8s.io"
-REGENERATE = "regenerate them at the repository root with `.venv/bin/taugen schema --out taugen/schemas`"
+REGENERATE = "regenerate them at the repository root with `.venv/bin/taugen schema --out schemas`"
 ERROR_AT = "test.taugen/error-at"  # an invalid corpus document names where it is wrong
 TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
@@ -76,7 +76,7 @@ def test_committed_kueue_schemas_are_the_generated_ones() -> None:
 def test_one_file_per_kind_where_kubeconform_looks() -> None:
     # kubeconform -schema-location 'schemas/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json'
     assert sorted(kueue_schema_files()) == sorted(f"{GROUP}/{kind.lower()}_v1beta2.json" for kind in KINDS)
-    assert (REPO / "schemas" / GROUP / "clusterqueue_v1beta2.json").is_file()  # the root symlink
+    assert (REPO / "schemas" / GROUP / "clusterqueue_v1beta2.json").is_file()  # the one committed tree
     assert f"{GROUP}/v1beta2" == API_VERSION
 
 

@@ -105,3 +105,17 @@ def test_the_wheel_holds_no_upstream_file(tmp_path: Path) -> None:
         }
     assert "taugen/cli.py" in names and not any(name.startswith("taugen/crds/") for name in names)
     assert found == {}
+
+
+def test_the_wheel_packages_the_one_committed_schema_tree(tmp_path: Path) -> None:
+    """Issue 33: schemas/ is the only committed copy; the wheel carries it as taugen/schemas."""
+    (wheel,) = WheelBuilder(str(REPO)).build(directory=str(tmp_path), versions=["standard"])
+    committed = {
+        f"taugen/schemas/{p.relative_to(REPO / 'schemas').as_posix()}": p.read_bytes()
+        for p in (REPO / "schemas").rglob("*.json")
+    }
+    with zipfile.ZipFile(wheel) as archive:
+        packaged = {n: archive.read(n) for n in archive.namelist() if n.startswith("taugen/schemas/")}
+    assert len(committed) > 20
+    assert packaged == committed
+    assert [p for p in _committed() if p.is_relative_to(REPO / "taugen" / "schemas")] == []

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from taugen.models.run import Run
 
 REPO = Path(__file__).resolve().parents[2]
-SCHEMA = REPO / "taugen" / "schemas" / "run.schema.json"
+SCHEMA = REPO / "schemas" / "run.schema.json"
 RUN_FILES = sorted(
     [*(REPO / "examples" / "runs").glob("*.yaml"), *(REPO / "tests/cases/runs/render").glob("*.yaml")]
 )

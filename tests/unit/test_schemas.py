@@ -17,8 +17,8 @@ from pydantic import ValidationError
 from taugen.models.schemas import KINDS, schema_files
 
 REPO = Path(__file__).resolve().parents[2]
-SCHEMAS = REPO / "taugen" / "schemas"
-REGENERATE = "regenerate them with `taugen schema --out taugen/schemas` at the repository root"
+SCHEMAS = REPO / "schemas"
+REGENERATE = "regenerate them with `taugen schema --out schemas` at the repository root"
 TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
 

@@ -1,7 +1,7 @@
 """KAI Scheduler's (and Grove's) API as strict models, and the JSON Schemas taugen ships for them.
 
 The schemas land where `taugen validate` looks (schemas/<group>/<kind>_<version>.json, as for
-Kueue) and are written by `taugen schema --out taugen/schemas`.
+Kueue) and are written by `taugen schema --out schemas`.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Written for taugen from the Kueue v0.19.2 API, not copied from its CRDs. The schemas check what
 a CRD's structural schema checks (types, enums, required fields, sizes, patterns), closed at
 every level; CEL rules (x-kubernetes-validations) are each model's `checks` (api/rules.py).
-Regenerate the committed files with `taugen schema --out taugen/schemas`.
+Regenerate the committed files with `taugen schema --out schemas`.
 """
 
 from __future__ import annotations

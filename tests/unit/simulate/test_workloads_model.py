@@ -16,7 +16,7 @@ from tests.support.helpers import write_yaml
 
 REPO = Path(__file__).resolve().parents[3]
 EXAMPLE = REPO / "examples" / "simulate" / "eastus-prod.yaml"
-SCHEMA = REPO / "taugen" / "schemas" / "workloadset.schema.json"
+SCHEMA = REPO / "schemas" / "workloadset.schema.json"
 
 
 def test_example_is_valid_for_model_and_schema() -> None:

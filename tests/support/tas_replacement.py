@@ -6,7 +6,7 @@ The required domain is the incomplete slice's domain when the lost pods break a 
 innermost broken layer of several), else the required level's domain of the assignment's first
 host; the lost pods keep the innermost slice size that divides them. `taugen simulate` replaces
 ranks host by host instead (S5, seed 002); this is Kueue's own algorithm, checked against its
-tests (tests/data/tas-upstream).
+tests (tests/data/tas-upstream). Test support, not product (issue 33): no command runs it.
 """
 
 from __future__ import annotations
