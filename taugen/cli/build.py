@@ -11,7 +11,6 @@ from taugen.cli.guard import EXIT_FOUND, EXIT_OK, guarded
 from taugen.cli.options import cluster_option, config_option, crd_option, progress_option
 from taugen.cli.output import print_problems
 from taugen.cli.progress import progress_on_stderr
-from taugen.errors import bounded
 
 if TYPE_CHECKING:  # annotations only: the command imports its modules when it runs
     from taugen.commands.build import BuildResult
@@ -52,6 +51,8 @@ def build_command(
 
 
 def _report(result: BuildResult, check: bool) -> int:
+    from taugen.errors import bounded
+
     if check:
         for line in result.differences:  # they name files and objects of the checkout's tree
             click.echo(bounded(line))

@@ -11,7 +11,6 @@ from typing import Any
 import click
 
 from taugen.cli.output import print_problems
-from taugen.errors import FoundProblems, InputError, TaugenError, bounded
 
 EXIT_OK, EXIT_FOUND, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 ISSUES = "https://github.com/tau-azure/taugen/issues"
@@ -22,6 +21,8 @@ def guarded(command: Callable[..., int]) -> Callable[..., None]:
 
     @wraps(command)
     def run(*args: Any, **kwargs: Any) -> None:
+        from taugen.errors import FoundProblems, InputError, TaugenError, bounded  # not for --help (issue 21)
+
         try:
             code = command(*args, **kwargs)
         except InputError as err:

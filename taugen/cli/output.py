@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from taugen.cli.stdin import named
-from taugen.errors import Problem
+
+if TYPE_CHECKING:  # annotations only: --help and a TAB press never import the errors
+    from taugen.errors import Problem
 
 
 def print_problems(problems: Iterable[Problem], limit: int | None = None) -> None:
