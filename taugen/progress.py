@@ -1,64 +1,15 @@
 """Progress of long commands (issue 12): the core names its stages, the CLI decides what to show.
 
 The core never prints (STYLE.md): it calls a `Progress` with a short stage description. The CLI
-passes a `ProgressLine`, which formats the stages for stderr, or `silent`.
+passes a line that formats the stages for stderr (taugen/cli/progress.py), or `silent`.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 
 Progress = Callable[[str], None]
-DELAY = 1.0  # seconds: a command that ends sooner shows nothing
-_CLEAR = "\r\033[K"
 
 
 def silent(stage: str) -> None:
     """The default: nobody is watching."""
-
-
-class ProgressLine:
-    """Stages for stderr. Nothing is shown until `wake` (the CLI calls it `DELAY` seconds after the
-    start, from a timer); then on a terminal one line is rewritten in place, and in a log
-    (`--progress`) each stage is one line."""
-
-    def __init__(self, write: Callable[[str], None], terminal: bool) -> None:
-        self._write = write
-        self._terminal = terminal
-        self._lock = threading.Lock()
-        self._latest: str | None = None
-        self._awake = False
-        self._closed = False
-        self._shown = False
-        self._timer: threading.Timer | None = None
-
-    def __call__(self, stage: str) -> None:
-        with self._lock:
-            self._latest = stage
-            if self._awake:
-                self._show()
-
-    def start(self, delay: float = DELAY) -> None:
-        self._timer = threading.Timer(delay, self.wake)
-        self._timer.daemon = True
-        self._timer.start()
-
-    def wake(self) -> None:
-        with self._lock:
-            self._awake = not self._closed
-            if self._awake and self._latest is not None:
-                self._show()
-
-    def close(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-        with self._lock:
-            self._awake, self._closed = False, True
-            if self._terminal and self._shown:
-                self._write(_CLEAR)
-
-    def _show(self) -> None:
-        assert self._latest is not None
-        self._write(f"{_CLEAR}taugen: {self._latest} …" if self._terminal else f"taugen: {self._latest}\n")
-        self._shown = True

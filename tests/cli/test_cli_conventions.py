@@ -202,7 +202,7 @@ def test_nothing_taugen_prints_or_ships_names_the_old_format_spelling() -> None:
     found = [
         f"{p.relative_to(REPO)}:{n}"
         for p in shipped
-        if p.name != "cli.py"  # where the old spelling is still parsed
+        if p != REPO / "taugen" / "cli" / "options.py"  # where the old spelling is still parsed
         for n, line in enumerate(p.read_text().splitlines(), 1)
         if old.search(line)
     ]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from taugen import completion
+from taugen.cli import completion
 from tests.conftest import Run
 from tests.support.helpers import gpu_node, inventory, snapshot
 from tests.support.unit import write_project

@@ -103,7 +103,7 @@ def test_the_wheel_holds_no_upstream_file(tmp_path: Path) -> None:
             if name.endswith(TEXT)
             and (marks := upstream_marks(name, archive.read(name).decode(errors="replace")))
         }
-    assert "taugen/cli.py" in names and not any(name.startswith("taugen/crds/") for name in names)
+    assert "taugen/cli/__init__.py" in names and not any(name.startswith("taugen/crds/") for name in names)
     assert found == {}
 
 

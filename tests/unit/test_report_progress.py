@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from taugen.cli.progress import ProgressLine
 from taugen.commands.report.command import ReportOptions, report_html
-from taugen.progress import ProgressLine
 from tests.support.helpers import gpu_node, inventory
 from tests.support.unit import run_build, write_project
 
