@@ -18,6 +18,8 @@ from tests.realcluster.simkueue_workloads import Decision
 from tests.support import schedule_vectors, upstream_vectors, vectors
 
 KEY = "default/wl"  # the one Workload of a placement case
+PLACEMENT_FIELDS = {"name", "gates", "levels", "flavorNodeLabels", "nodes", "pods", "podSets"}
+POD_SET_FIELDS = {"name", "count", "perPod", "topology", "group", "nodeSelector", "tolerations", "expected"}
 FLAVOR = "tas"
 Domains = tuple[tuple[tuple[str, ...], int], ...]  # (values at every level of `levels`, pods), sorted
 Placement = tuple[tuple[str, ...], Domains] | None  # (levels, domains); None: no TopologyAssignment
@@ -104,7 +106,11 @@ def _pods(case: Mapping[str, Any]) -> tuple[PodSpec, ...]:
 
 def upstream_vector(file: str, case: dict[str, Any]) -> Vector:
     """A case of TestFindTopologyAssignments (or its multi-layer replacement test): one Workload
-    with the case's pod sets on a queue with room for all; taugen's answer the placement core's."""
+    with the case's pod sets on a queue with room for all; taugen's answer the placement core's.
+    A field the scene would not state fails here (a node's other conditions than Ready are
+    left out: the one case with one is not Ready anyway)."""
+    assert set(case) <= PLACEMENT_FIELDS, set(case) - PLACEMENT_FIELDS
+    assert all(set(p) <= POD_SET_FIELDS for p in case["podSets"]), case["name"]
     pod_sets = tuple(
         PodSetSpec(
             p["name"],

@@ -57,6 +57,11 @@ KNOWN_WORDS = {
     ),
 }
 
+# minimalkueue takes no --feature-gates: a case played must set only v0.19.2's defaults
+# (pkg/features/kube_features.go: TASProfileMixed Beta on, TASMultiLayerTopology Beta on since
+# 0.19, TASBalancedPlacement Alpha off)
+DEFAULT_GATES = {"TASProfileMixed": True, "TASMultiLayerTopology": True, "TASBalancedPlacement": False}
+
 
 @dataclass(frozen=True)
 class Census:
@@ -79,6 +84,8 @@ def census() -> Census:
                 listed.append((name, NOT_EXPRESSIBLE[name]))
             else:
                 assert "replacement" not in case and "workload" not in case, f"{name}: not listed"
+                gates = case.get("gates") or {}
+                assert all(DEFAULT_GATES.get(g) == on for g, on in gates.items()), (name, gates)
                 playable.append(family.vector(family.file, case))
     return Census(total, scope, listed, playable)
 
@@ -130,7 +137,8 @@ def figure(found: Census, results: list[Result], seconds: float) -> str:
     return (
         f"{found.total} cases: {len(found.out_of_scope)} outside taugen's scope (each case's "
         f"outOfScope), {len(found.listed)} not expressible to a real cluster (listed), "
-        f"{len(results)} run through the real Kueue, {sum(r.agree() for r in results)} agree with "
+        f"{len(results)} run through the real Kueue ({sum(len(r.kueue) for r in results)} Workloads), "
+        f"{sum(r.agree() for r in results)} agree with "
         f"the case's recorded answer and with taugen's (admitted or pending, flavor, each pod set's "
         f"domains and pods); of {len(worded)} pending Workloads with a recorded message, "
         f"{sum(w.words == k.words for w, _, k in worded)} with Kueue's message word for word, "
