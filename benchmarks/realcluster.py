@@ -6,8 +6,9 @@
 Runs `pytest -m realcluster` (after `tools/realcluster/build`, which prints "cached" when the
 programs are built) on the tests that measure: the fixture's start time (each phase), the apply
 times of every tree (the 1,000-node fleet's among them: render, dry run, apply, second apply),
-and the two differential figures (validate vs the API server, simulate vs Kueue). Prints the
-`realcluster:` lines each test records. No timing is asserted anywhere: this only measures.
+and the differential figures (validate vs the API server; simulate vs Kueue: the example sets,
+the generated scenarios and the TAS vectors). Prints the `realcluster:` lines each test
+records. No timing is asserted anywhere: this only measures.
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = ("tests/realcluster/test_trees.py", "tests/realcluster/test_validate_vs_server.py")
-OPTIONAL = ("tests/realcluster/test_simulate_vs_kueue.py",)  # the simulate differential, when present
+OPTIONAL = (  # the simulate differentials, when present: generated and example sets, the TAS vectors
+    "tests/realcluster/test_simulate_vs_kueue.py",
+    "tests/realcluster/test_simulate_vs_kueue_vectors.py",
+)
 
 
 def figures(run: int) -> list[str]:

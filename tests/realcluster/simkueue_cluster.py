@@ -19,6 +19,7 @@ BYPASS_SECONDS = 3.0  # an equivalent of a failed workload gets no condition: pe
 BYPASSED = "no condition: an equivalent workload failed (Kueue's SchedulingEquivalenceHashing)"
 SETTLE_SECONDS = 120.0
 NUDGE_SECONDS = 2.0
+PODS_SECONDS = 2.0  # for Kueue's non-TAS usage controller to count pods already on nodes
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class Scene:
     nodes: Sequence[NodeSpec]
     objects: Sequence[Object]  # isolated, in sync-wave order
     workloads: Sequence[Object]  # in taugen's admission order
+    pods: Sequence[Object] = ()  # pods already on the Nodes (not Kueue's), each with its phase
 
 
 @dataclass(frozen=True)
@@ -58,11 +60,15 @@ def _set_up(kube: Kube, scene: Scene, alive: Callable[[], bool]) -> None:
     for node in scene.nodes:
         add_node(kube, node, scene.iso)
     for namespace in sorted(
-        {o["metadata"]["namespace"] for o in scene.objects if "namespace" in o["metadata"]}
+        {o["metadata"]["namespace"] for o in [*scene.objects, *scene.pods] if "namespace" in o["metadata"]}
     ):
         ensure_namespace(kube, namespace)
     for obj in scene.objects:
         Kube.expect(kube.apply(obj))
+    for pod in scene.pods:
+        add_pod(kube, pod)
+    if scene.pods:  # no signal says Kueue's TAS cache counted them: a pause
+        time.sleep(PODS_SECONDS)
     for queue in (o for o in scene.objects if o["kind"] == "ClusterQueue"):
         wait_for(f"{queue['metadata']['name']} Active", reaches(kube, queue, "Active"), 60, alive)
 
@@ -75,6 +81,16 @@ def add_node(kube: Kube, node: NodeSpec, iso: Isolation) -> None:
     path = kube.object_path(obj)
     Kube.expect(kube.http.patch(f"{path}/status", content=json.dumps(node_status(node)), headers=MERGE))
     Kube.expect(kube.http.patch(path, content=json.dumps(node_patch(node)), headers=MERGE))
+
+
+def add_pod(kube: Kube, pod: Object) -> None:
+    """A pod bound to its node (`spec.nodeName`, as kube-scheduler leaves it), its phase written
+    through the status subresource as its kubelet would."""
+    created = {k: v for k, v in pod.items() if k != "status"}
+    Kube.expect(kube.create(created))
+    if pod.get("status"):
+        path = f"{kube.object_path(pod)}/status"
+        Kube.expect(kube.http.patch(path, content=json.dumps({"status": pod["status"]}), headers=MERGE))
 
 
 def ensure_namespace(kube: Kube, name: str) -> None:
@@ -111,16 +127,17 @@ def _decide(kube: Kube, workload: Object, alive: Callable[[], bool], equivalent:
 
 
 def tear_down(kube: Kube, scene: Scene, alive: Callable[[], bool]) -> None:
-    """In stages, each awaited: the Workloads (a ClusterQueue keeps its finalizer while one
-    holds quota), the queues, the flavors, then the Topology, priorities and Nodes (Kueue lifts
-    each one's finalizer once nothing uses it)."""
+    """In stages, each awaited: the Workloads and pods (a ClusterQueue keeps its finalizer while
+    one holds quota; a pod goes at once, no kubelet runs), the queues, the flavors, then the
+    Topology, priorities and Nodes (Kueue lifts each one's finalizer once nothing uses it)."""
     queues = [o for o in scene.objects if o["kind"] in ("LocalQueue", "ClusterQueue", "Cohort")]
     flavors = [o for o in scene.objects if o["kind"] == "ResourceFlavor"]
     rest = [o for o in scene.objects if o not in queues and o not in flavors]
     nodes = [node_object(n, scene.iso) for n in scene.nodes]
-    for stage in (scene.workloads, queues, flavors, rest + nodes):
+    for stage in ([*scene.workloads, *scene.pods], queues, flavors, rest + nodes):
         for obj in stage:
-            answer = kube.delete(obj)
+            now = {"gracePeriodSeconds": 0} if obj["kind"] == "Pod" else {}
+            answer = kube.http.delete(kube.object_path(obj), params=now)
             if answer.status_code != 404:
                 Kube.expect(answer)
         _await_gone(kube, stage, alive)

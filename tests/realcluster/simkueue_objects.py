@@ -95,6 +95,7 @@ class NodeSpec:
     taints: tuple[Mapping[str, str], ...]
     allocatable: Mapping[str, str]
     capacity: Mapping[str, str]
+    unschedulable: bool = False  # cordoned (spec.unschedulable)
 
 
 def node_specs(nodes: Iterable[Any], tree: Path) -> list[NodeSpec]:
@@ -139,8 +140,10 @@ def _partial_nodes(tree: Path) -> dict[str, dict[str, str]]:
 def node_object(node: NodeSpec, iso: Isolation) -> Object:
     """What the kubelet registers: its name and the cloud's labels (the hostname's value made
     unique with the prefix), and the scenario's label. No taugen label yet: a Node labelled
-    managed-by taugen may not be created (G3), taugen's sync patches an existing one."""
-    labels = {**node.labels, HOSTNAME: iso.name(node.labels[HOSTNAME]), SCENARIO_LABEL: iso.scenario}
+    managed-by taugen may not be created (G3), taugen's sync patches an existing one. A node
+    without a hostname label (one of Kueue's test cases) gets none."""
+    host = {HOSTNAME: iso.name(node.labels[HOSTNAME])} if HOSTNAME in node.labels else {}
+    labels = {**node.labels, **host, SCENARIO_LABEL: iso.scenario}
     return {"apiVersion": "v1", "kind": "Node", "metadata": {"name": iso.name(node.name), "labels": labels}}
 
 
@@ -161,7 +164,8 @@ def node_patch(node: NodeSpec) -> Object:
     """taugen's labels applied on the registered Node, and its taints as the inventory lists
     them: the not-ready taint that admission added at create is gone (a node lifecycle
     controller would lift it once Ready; none runs here)."""
+    spec: Object = {"taints": [dict(t) for t in node.taints]}
     return {
         "metadata": {"labels": dict(node.taugen_labels)},
-        "spec": {"taints": [dict(t) for t in node.taints]},
+        "spec": spec | ({"unschedulable": True} if node.unschedulable else {}),
     }
