@@ -10,11 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from taugen.context.project import pick_cluster
 from taugen.context.session import ProjectContext, open_project
 from taugen.context.tree import CompiledTree
 from taugen.errors import InputError, Problem
-from taugen.load.project import LoadedProject
 from taugen.models.project import Cluster
 from taugen.runs.state import ClusterState, cluster_state, require_fresh
 from taugen.simulate.engine import simulate
@@ -51,7 +49,7 @@ def prepare(options: SimulateOptions, project: ProjectContext | None = None) -> 
     """Load the set and its cluster (from `project` when the command has opened it); R32."""
     loaded = load_workloads(options.workloads)
     project = project if project is not None else open_project(options.project_file)
-    state = cluster_state(project, _cluster(project.loaded, loaded, options.cluster))
+    state = cluster_state(project, _cluster(project, loaded, options.cluster))
     require_fresh(state)
     return Setup(loaded, state)
 
@@ -75,13 +73,11 @@ def run_simulation(options: SimulateOptions, project: ProjectContext | None = No
     return simulate_tree(prepare(options, project), options.tree)
 
 
-def _cluster(project: LoadedProject, loaded: LoadedWorkloads, wanted: str | None) -> Cluster:
+def _cluster(project: ProjectContext, loaded: LoadedWorkloads, wanted: str | None) -> Cluster:
     """--cluster, else the set's `cluster:`, else the only one; Kueue clusters only (§9)."""
     from_file = wanted is None
     name = wanted or loaded.workloads.cluster
-    cluster = pick_cluster(
-        project, name, loaded.doc.at(["cluster"] if name else ["kind"]) if from_file else None
-    )
+    cluster = project.pick(name, loaded.doc.at(["cluster"] if name else ["kind"]) if from_file else None)
     if str(cluster.scheduler) != "kueue":
         raise _problem(
             loaded,
