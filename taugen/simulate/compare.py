@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from taugen.context.session import ProjectContext
 from taugen.simulate.model import RunResult
 from taugen.simulate.project import Setup, SimulateOptions, Simulation, prepare, simulate_tree
 
@@ -36,10 +37,16 @@ class SimulationDiff:
 
 
 def simulate_sides(
-    workloads: Path, project_file: Path, base: Mapping[str, bytes], head: Mapping[str, bytes], label: str
+    workloads: Path,
+    project_file: Path,
+    base: Mapping[str, bytes],
+    head: Mapping[str, bytes],
+    label: str,
+    project: ProjectContext | None = None,
 ) -> SimulationDiff:
-    """Each side's tree files (relative to its root) are written to a temporary folder."""
-    setup = prepare(SimulateOptions(workloads, project_file))  # the project loaded once, for both
+    """Each side's tree files (relative to its root) are written to a temporary folder; `project`
+    is the one the command opened (loaded once, for both sides)."""
+    setup = prepare(SimulateOptions(workloads, project_file), project)
     before, after = (_simulate(setup, files) for files in (base, head))
     old = {r.key: r for r in before.result.runs}
     impacts = tuple(

@@ -50,7 +50,7 @@ def collect(options: ReportOptions) -> Report:
     changes = None
     if options.diff_base is not None:
         say(f"comparing with {options.diff_base}")
-        changes = diff(DiffOptions(options.diff_base, None, options.cwd, options.project_file))
+        changes = diff(DiffOptions(options.diff_base, None, options.cwd, options.project_file), project)
     simulated = None
     if options.workloads is not None:
         say(f"simulating {options.workloads}")
