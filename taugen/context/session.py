@@ -17,6 +17,7 @@ from taugen.compile.fleet import manager_of
 from taugen.compile.quota import ClassQuota
 from taugen.context.cluster import ClusterView, PlanOptions, cluster_folder, plan_cluster
 from taugen.context.project import pick_cluster, select_clusters
+from taugen.context.tree import CompiledTree
 from taugen.load.document import Position
 from taugen.load.profiles import LoadedProfile
 from taugen.load.project import LoadedProject, load_project, load_project_profiles
@@ -29,6 +30,7 @@ class ProjectContext:
         self.loaded = loaded
         self.plan = plan if plan is not None else PlanOptions()
         self._clusters: dict[str, ClusterView] = {}
+        self._trees: dict[str, CompiledTree] = {}
 
     @cached_property
     def lock(self) -> LockState:
@@ -50,6 +52,13 @@ class ProjectContext:
     def folder(self, cluster: Cluster) -> Path:
         """The cluster's committed tree, out/<cluster>/."""
         return cluster_folder(self.loaded, cluster)
+
+    def tree(self, cluster: Cluster) -> CompiledTree:
+        """The cluster's committed tree, out/<cluster>/, through the one reader (each file parsed once)."""
+        found = self._trees.get(cluster.name)
+        if found is None:
+            found = self._trees[cluster.name] = CompiledTree.read(self.folder(cluster))
+        return found
 
     def one(self, name: str | None) -> ClusterView:
         """--cluster NAME, else the only cluster, resolved and planned."""

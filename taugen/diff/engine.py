@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from taugen.context.committed import Committed, TreeFiles, read_committed
 from taugen.context.session import ProjectContext, open_project
 from taugen.diff.changes import FieldChange, ObjectAction, ObjectChange, compare
 from taugen.diff.fleet import fleet_changes
@@ -14,7 +15,7 @@ from taugen.diff.guarantees import guarantee_changes
 from taugen.diff.normalize import orders
 from taugen.diff.objects import Identity, Placed, objects
 from taugen.diff.risks import IDS, LEVELS, Risk, field_risks, object_risks
-from taugen.diff.sources import Spec, pair_specs, read_tree
+from taugen.diff.sources import pair_specs
 from taugen.diff.transitions import transition_risks
 from taugen.diff.words import field_headline, object_headline
 from taugen.errors import InputError, Problem, escaped
@@ -93,7 +94,7 @@ def diff(options: DiffOptions, project: ProjectContext | None = None) -> DiffRes
     if project is None and path.is_file():
         project = open_project(path)
     old_spec, new_spec = pair_specs(options.base, options.head, _default_path(options, project))
-    base, head = _read_both(old_spec, new_spec, options.cwd)
+    (base_files, base), (head_files, head) = _read_both(old_spec, new_spec, options.cwd)
     changes = compare(base[1], head[1])
     levels = _levels(base[1], head[1])
     check = TransitionCheck(RuleSource(_crds(options, project)))  # the given CRDs' transition rules
@@ -102,16 +103,15 @@ def diff(options: DiffOptions, project: ProjectContext | None = None) -> DiffRes
     )
     fleet = (Entry(i, "change", escaped(h), None, r) for i, h, r in fleet_changes(base[1], head[1]))  # §11
     entries = (*fleet, *tenants, *(e for c in changes for e in _entries(c, levels, check)))
-    simulation = _simulation(options, old_spec, new_spec, project)
+    simulation = _simulation(options, base_files, head_files, project)
     return DiffResult(base[0], head[0], tuple(changes), entries, simulation)
 
 
 def _simulation(
-    options: DiffOptions, old: Spec, new: Spec, project: ProjectContext | None
+    options: DiffOptions, base: TreeFiles, head: TreeFiles, project: ProjectContext | None
 ) -> SimulationDiff | None:
     if options.simulate is None:
         return None
-    base, head = (read_tree(spec, options.cwd).files for spec in (old, new))
     workloads, path = options.cwd / options.simulate, options.cwd / options.project_file
     return simulate_sides(workloads, path, base, head, options.simulate.as_posix(), project)
 
@@ -137,20 +137,21 @@ def _default_path(options: DiffOptions, project: ProjectContext | None) -> Path:
 
 
 def _read_both(
-    old: Spec, new: Spec, cwd: Path
-) -> tuple[tuple[str, dict[Identity, Placed]], tuple[str, dict[Identity, Placed]]]:
+    old: Committed, new: Committed, cwd: Path
+) -> tuple[tuple[TreeFiles, tuple[str, dict[Identity, Placed]]], ...]:
     """Both sides, reporting the problems of both together (STYLE.md: do not stop at the first)."""
-    found, problems = [], []
+    found: list[tuple[TreeFiles, tuple[str, dict[Identity, Placed]]]] = []
+    problems = []
     parsed: dict[bytes, list[Any]] = {}
     for spec in (old, new):
         try:
-            tree = read_tree(spec, cwd)
-            found.append((tree.label, objects(tree, parsed)))
+            tree = read_committed(spec, cwd)
+            found.append((tree, (tree.label, objects(tree, parsed))))
         except InputError as err:
             problems.extend(err.problems)
     if problems:
         raise InputError(problems)
-    return found[0], found[1]
+    return tuple(found)
 
 
 def _levels(*sides: Mapping[Identity, Placed]) -> frozenset[str]:

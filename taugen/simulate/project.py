@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from taugen.context.committed import TreeFiles
 from taugen.context.session import ProjectContext, open_project
 from taugen.context.tree import CompiledTree
 from taugen.errors import InputError, Problem
@@ -54,19 +55,26 @@ def prepare(options: SimulateOptions, project: ProjectContext | None = None) -> 
     return Setup(loaded, state)
 
 
-def simulate_tree(setup: Setup, other: Path | None = None) -> Simulation:
+def simulate_tree(setup: Setup, other: Path | TreeFiles | None = None) -> Simulation:
     """The set simulated on the project's tree, or on `other` (a cluster folder or an output
-    root), whose own node labels then place the nodes."""
-    state, name = setup.state, setup.state.cluster.name
-    folder = other or state.folder
-    if (folder / name).is_dir():  # an output root holding the cluster's folder
-        folder = folder / name
-    tree = state.tree if folder == state.folder else CompiledTree.read(folder)
+    root, on disk or a diff side's files), whose own node labels then place the nodes."""
+    state = setup.state
+    tree = state.tree if other is None else _other(other, state.cluster.name)
+    if isinstance(other, Path) and tree.folder == state.folder:
+        tree = state.tree
+    folder = tree.folder
     kueue = tree.kueue(state.cluster.clusterQueue)
     labels = tree.node_labels() if other is not None else None
     runs = resolve_runs(setup.workloads, state)
     source = sim_input(state, kueue, labels, setup.workloads, runs, tree.advertises_slot())
-    return Simulation(name, folder, source, simulate(source))
+    return Simulation(state.cluster.name, folder, source, simulate(source))
+
+
+def _other(other: Path | TreeFiles, name: str) -> CompiledTree:
+    """A cluster's tree, or the cluster's folder of an output root."""
+    if isinstance(other, TreeFiles):
+        return CompiledTree.of(other.under(name) or other)
+    return CompiledTree.read(other / name if (other / name).is_dir() else other)
 
 
 def run_simulation(options: SimulateOptions, project: ProjectContext | None = None) -> Simulation:

@@ -13,8 +13,7 @@ from taugen.commands.report.page import page
 from taugen.commands.report.simulation import simulate_view
 from taugen.commands.report.topology import hosts_of, tree
 from taugen.context.cluster import ClusterView, PlanOptions
-from taugen.context.session import open_project
-from taugen.context.tree import CompiledTree
+from taugen.context.session import ProjectContext, open_project
 from taugen.diff.engine import DiffOptions, DiffResult, diff
 from taugen.errors import TaugenError
 from taugen.models.project import Cluster
@@ -56,7 +55,7 @@ def collect(options: ReportOptions) -> Report:
         say(f"simulating {options.workloads}")
         simulated = simulate_view(options.workloads, project, options.cluster)
     only = len(clusters) == 1
-    views = tuple(_view(project.cluster(c), changes, simulated, only) for c in clusters)
+    views = tuple(_view(project, project.cluster(c), changes, simulated, only) for c in clusters)
     return Report(f"taugen report: {options.project_file}", _subtitle(clusters, changes, options), views)
 
 
@@ -77,13 +76,14 @@ def write_report(options: ReportOptions) -> Path:
 
 
 def _view(
+    project: ProjectContext,
     cluster: ClusterView,
     changes: DiffResult | None,
     simulated: tuple[str, SimulationView] | None,
     only: bool,
 ) -> ClusterSection:
     resolved = cluster.resolved
-    hosts = hosts_of(resolved, CompiledTree.read(cluster.folder).advertises_slot())
+    hosts = hosts_of(resolved, project.tree(cluster.cluster).advertises_slot())
     view = diff_view(changes, cluster.name, only) if changes else None
     ghosts = removed_hosts(changes, view) if changes and view else []
     simulation = simulated[1] if simulated and simulated[0] == cluster.name else None
