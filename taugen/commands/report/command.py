@@ -34,13 +34,13 @@ class ReportOptions:
 
 
 @dataclass(frozen=True)
-class Report:
+class ReportPage:
     title: str
     subtitle: str
     clusters: tuple[ClusterSection, ...]
 
 
-def collect(options: ReportOptions) -> Report:
+def collect(options: ReportOptions) -> ReportPage:
     """Everything the page shows: each selected cluster resolved, with the diff and simulation."""
     say = options.progress
     say(f"loading {options.project_file}")
@@ -56,7 +56,7 @@ def collect(options: ReportOptions) -> Report:
         simulated = simulate_view(options.workloads, project, options.cluster)
     only = len(clusters) == 1
     views = tuple(_view(project, project.cluster(c), changes, simulated, only) for c in clusters)
-    return Report(f"taugen report: {options.project_file}", _subtitle(clusters, changes, options), views)
+    return ReportPage(f"taugen report: {options.project_file}", _subtitle(clusters, changes, options), views)
 
 
 def report_html(options: ReportOptions) -> str:
