@@ -23,7 +23,7 @@ def explain_node_command(name: str, config: Path, cluster: str | None, fmt: str)
     """Every label node NAME gets, which rule or provider label set it, and what it counts toward."""
     from taugen.commands.explain import render as explain_render
     from taugen.commands.explain.node import explain_node
-    from taugen.context.cluster import load_view
+    from taugen.context.session import load_view
 
     found = explain_node(load_view(config, cluster), name)
     print_data(fmt, explain_render.node_json, explain_render.node_text, found)
@@ -40,7 +40,7 @@ def explain_class_command(gpu_class: str, config: Path, cluster: str | None, fmt
     """The nodes, GPUs, Ready slots, quota and domains of gpu-class CLASS."""
     from taugen.commands.explain import render as explain_render
     from taugen.commands.explain.gpu_class import explain_class
-    from taugen.context.cluster import load_view
+    from taugen.context.session import load_view
 
     found = explain_class(load_view(config, cluster), gpu_class)
     print_data(fmt, explain_render.class_json, explain_render.class_text, found)
@@ -57,7 +57,7 @@ def explain_tenant_command(namespace: str, config: Path, cluster: str | None, fm
     """How tenant NAMESPACE's guaranteed, borrowable and shared GPUs were derived (SPEC §10)."""
     from taugen.commands.explain.tenant import explain_tenant
     from taugen.commands.explain.tenant_render import tenant_json, tenant_text
-    from taugen.context.cluster import load_view
+    from taugen.context.session import load_view
 
     found = explain_tenant(load_view(config, cluster), namespace)
     print_data(fmt, tenant_json, tenant_text, found)

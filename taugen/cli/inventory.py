@@ -20,7 +20,7 @@ from taugen.cli.stdin import from_stdin
 def inventory_show_command(config: Path, cluster: str | None, fmt: str) -> int:
     """Hosts, GPUs and Ready hosts per site and domain; quota, slots and high-water mark per class."""
     from taugen.commands.inventory import show as inventory_show
-    from taugen.context.cluster import load_view
+    from taugen.context.session import load_view
 
     summary = inventory_show.summarize(load_view(config, cluster))
     print_data(fmt, inventory_show.as_json, inventory_show.as_table, summary)  # a table by default, piped too

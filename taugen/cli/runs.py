@@ -43,9 +43,9 @@ def profiles_command(names: tuple[str, ...], config: Path, cluster: str | None, 
 @guarded
 def render_command(run_file: Path, config: Path, fmt: str) -> int:
     """Render a RUN file into its scheduler's contract (§7, K4, K5); warnings go to stderr."""
-    from taugen.runs.context import resolve_run
     from taugen.runs.placement import run_warnings
     from taugen.runs.render import render
+    from taugen.runs.resolution import resolve_run
 
     context = resolve_run(run_file, config)
     output = render(context, "patch" if fmt == "patch" else "manifest")
@@ -65,8 +65,8 @@ def preflight_command(run_file: Path, config: Path, fmt: str) -> int:
     Eligible only: capacity is reserved at admission, never by preflight.
     """
     from taugen.runs import report as run_report
-    from taugen.runs.context import resolve_run
     from taugen.runs.preflight import preflight
+    from taugen.runs.resolution import resolve_run
 
     context = resolve_run(run_file, config)
     result = preflight(context)

@@ -11,28 +11,18 @@ from typing import Any
 from taugen.compile.cluster import cluster_backend, cluster_manifests
 from taugen.compile.decorate import decorate
 from taugen.compile.digest import catalog_digest
-from taugen.compile.fleet import ManagerPlan, fleet_quotas, manager_of
 from taugen.compile.gitops.tree import gitops_manifests, shard_folders
-from taugen.compile.guarantee import plan_guarantees
-from taugen.compile.quota import ClassQuota, plan_quotas
 from taugen.context.classes import known_classes, profile_class_warnings
-from taugen.context.cluster import cluster_view
-from taugen.context.project import select_clusters
+from taugen.context.cluster import PlanOptions
+from taugen.context.session import ProjectContext, open_project
 from taugen.emit.canonical import emit_objects, render
 from taugen.emit.folders import render_folders
 from taugen.errors import InputError, Problem, ProblemCollector
 from taugen.gcpause import paused_gc
 from taugen.load.profiles import LoadedProfile, profile_files
-from taugen.load.project import (
-    LoadedProject,
-    load_cluster_inputs,
-    load_project,
-    load_project_profiles,
-)
-from taugen.lock.history import check_total
-from taugen.lock.lockfile import LockState, lock_bytes, read_lock
+from taugen.load.project import LoadedProject
+from taugen.lock.lockfile import LockState, lock_bytes
 from taugen.lock.sharing import recorded_sharing
-from taugen.lock.staleness import check_fresh
 from taugen.models.lock import ClusterLock, Lock
 from taugen.models.project import Cluster
 from taugen.names import GITOPS_FOLDERS
@@ -75,28 +65,33 @@ class CompiledCluster:
     warnings: list[Problem]
     deadline: datetime | None  # R31: when maxInventoryAge makes this inventory stale
     rules: RuleSet  # built-in and extra: the gpu-classes a profile may name (issue 21)
-    quotas: tuple[ClassQuota, ...] = ()  # what its ClusterQueue holds: a manager sums these (M2)
 
 
-def _build(options: BuildOptions) -> BuildResult:
-    loaded = load_project(options.project_file)
-    clusters = select_clusters(loaded, options.cluster)
+def _plan(options: BuildOptions) -> PlanOptions:
+    return PlanOptions(
+        options.allow_quota_decrease, options.allow_stale, options.now, options.progress, build=True
+    )
+
+
+def _build(project: ProjectContext, options: BuildOptions) -> BuildResult:
+    loaded = project.loaded
+    clusters = project.select(options.cluster)
     root = loaded.output_root(options.out)
     preview = root.resolve() != loaded.output_root(None).resolve()  # --out elsewhere: no lock written
     check_output_root(loaded, root)
     if not options.check:
         recover(root, None if preview else loaded.lock_path)  # finish or undo a killed build first
-    state = read_lock(loaded.lock_path)
+    state = project.lock  # read after the recovery: the lock a killed build left, finished or undone
     leaving = tuple(sorted(set(state.lock.clusters) - {c.name for c in loaded.project.clusters}))
     check_cluster_folders(loaded, root, leaving)
     if not (options.cluster or preview):
         _check_leaving(loaded, state.lock, leaving, options.allow_quota_decrease)
     crds = (*loaded.crd_sources(), *options.crds)
-    request = None if options.check else _request(loaded, clusters, root, options, preview, crds)
+    request = None if options.check else _request(project, clusters, root, options, preview, crds)
     if request is not None and (replayed := lookup(request, options.now)) is not None:
         return BuildResult(replayed)  # nothing changed since the last build: its warnings again
-    profiles = load_project_profiles(loaded)
-    compiled = _compile_all(loaded, clusters, profiles, state, options)
+    profiles = project.profiles
+    compiled = _compile_all(project, clusters, profiles, state)
     dropped = () if options.cluster or preview else leaving
     new_lock = None if preview else _new_lock(state.lock, compiled, dropped)
     files = {name: c.files for name, c in compiled.items()}
@@ -121,17 +116,18 @@ def _build(options: BuildOptions) -> BuildResult:
 
 
 def _request(
-    loaded: LoadedProject,
+    project: ProjectContext,
     clusters: Sequence[Cluster],
     root: Path,
     options: BuildOptions,
     preview: bool,
     crds: tuple[Path, ...],
 ) -> Request:
+    loaded = project.loaded
     sources = [loaded.doc.path, *(p for source in crds for p in crd_files(source))]
-    fleet = loaded.project.multikueue
-    if fleet is not None and any(manager_of(fleet, c.name) for c in clusters):  # M2: its workers' too
-        clusters = [*clusters, *(c for c in loaded.project.clusters if c.name in fleet.workers)]
+    if project.manager(clusters) is not None:  # M2: its workers' inputs too
+        workers = {w.name for w in project.workers()}
+        clusters = [*clusters, *(c for c in loaded.project.clusters if c.name in workers)]
     for cluster in clusters:
         sources += [loaded.root / cluster.inventory, *(loaded.root / r for r in cluster.rules)]
     sources += profile_files(loaded.profile_sources())
@@ -150,12 +146,13 @@ def build(options: BuildOptions) -> BuildResult:
     then compiles against the tree and lock that build left."""
     folder = options.project_file.resolve().parent
     try:
+        project = open_project(options.project_file, _plan(options))
         if options.check or not folder.is_dir():
             with paused_gc():
-                return _build(options)
-        root = load_project(options.project_file).output_root(options.out)  # where it stages
+                return _build(project, options)
+        root = project.loaded.output_root(options.out)  # where it stages
         with exclusive(folder, root.resolve().parent), paused_gc():
-            return _build(options)
+            return _build(project, options)
     except OSError as err:  # a file-system fault is reported, never a traceback (issue 17)
         raise InputError([_io_problem(err, folder)]) from None
 
@@ -168,31 +165,21 @@ def _io_problem(err: OSError, folder: Path) -> Problem:
 
 
 def _compile_all(
-    loaded: LoadedProject,
+    project: ProjectContext,
     clusters: Sequence[Cluster],
     profiles: Sequence[LoadedProfile],
     state: LockState,
-    options: BuildOptions,
 ) -> dict[str, CompiledCluster]:
-    """Workers before their manager (M2 sums their quotas); `-c <manager>` compiles its workers
-    too, for their quotas only: their folders are not written."""
-    fleet = loaded.project.multikueue
-    manager = next((c for c in clusters if manager_of(fleet, c.name)), None)
-    needed = list(clusters)
-    if fleet is not None and manager is not None:
-        named = {c.name: c for c in loaded.project.clusters}
-        needed += [named[w] for w in fleet.workers if named[w] not in clusters]
-        needed = [c for c in needed if c is not manager] + [manager]
+    """Workers before their manager (the floor sums their quotas, M2); `-c <manager>` compiles
+    its workers too, for their quotas only: their folders are not written."""
+    manager = project.manager(clusters)
     problems = ProblemCollector()
     compiled: dict[str, CompiledCluster] = {}
-    for cluster in needed:
-        workers = None
-        if cluster is manager and fleet is not None:
-            if problems.problems:  # a worker failed: its errors say why, the manager's sum cannot
-                break
-            workers = {w: compiled[w].quotas for w in fleet.workers}
+    for cluster in project.needed(clusters):
+        if cluster is manager and problems.problems:
+            break  # a worker failed: its errors say why, the manager's sum cannot
         try:
-            compiled[cluster.name] = _compile(loaded, cluster, profiles, state, options, workers)
+            compiled[cluster.name] = _compile(project, cluster, profiles, state)
         except InputError as err:
             problems.extend(err.problems)
     problems.raise_if_any()
@@ -200,33 +187,15 @@ def _compile_all(
 
 
 def _compile(
-    loaded: LoadedProject,
-    cluster: Cluster,
-    profiles: Sequence[LoadedProfile],
-    state: LockState,
-    options: BuildOptions,
-    workers: Mapping[str, Sequence[ClassQuota]] | None = None,
+    project: ProjectContext, cluster: Cluster, profiles: Sequence[LoadedProfile], state: LockState
 ) -> CompiledCluster:
-    options.progress(f"loading cluster {cluster.name}")
-    inputs = load_cluster_inputs(loaded, cluster)
+    view = project.cluster(cluster)  # loaded, resolved and planned with the build's options
+    resolved, quotas, guarantees = view.resolved, list(view.quotas), view.guarantees
+    allow_decrease = project.plan.allow_quota_decrease
     previous = state.lock.clusters.get(cluster.name)
-    check_fresh(cluster, inputs.inventory, previous, options.now, options.allow_stale, loaded.lock_path)
-    options.progress(f"resolving and compiling cluster {cluster.name}")
-    view = cluster_view(loaded, cluster, state, inputs, workers)
-    resolved, history = view.resolved, view.history
-    # the view plans without --allow-quota-decrease; a build plans with the option it was given
-    quotas, quota_warnings = plan_quotas(resolved, history.marks, options.allow_quota_decrease)
-    manager = None
-    if workers is not None and (fleet := loaded.project.multikueue) is not None:  # M2
-        own, _ = plan_quotas(resolved, {}, allow_decrease=True)
-        manager = ManagerPlan(fleet, tuple(own))
-        where = loaded.doc.at(["multikueue", "workers"])
-        quotas, quota_warnings = fleet_quotas(workers, history.marks, options.allow_quota_decrease, where)
-    check_total(cluster, history, quotas, options.allow_quota_decrease)
-    guarantees = plan_guarantees(cluster, quotas, loaded.doc, loaded.project.clusters.index(cluster))
-    sharing = recorded_sharing(resolved, previous, quotas, options.allow_quota_decrease)
+    sharing = recorded_sharing(resolved, previous, quotas, allow_decrease)
     digest = catalog_digest(resolved, profiles, quotas)
-    manifests = cluster_manifests(cluster, resolved, quotas, profiles, digest, guarantees, manager)
+    manifests = cluster_manifests(cluster, resolved, quotas, profiles, digest, guarantees, view.manager)
     objects = emit_objects(decorate(manifests, cluster_backend(cluster)))
     entry = ClusterLock(
         observedAt=resolved.observed_at.astimezone(UTC),
@@ -235,10 +204,10 @@ def _compile(
         guaranteed=guarantees.recorded(),  # T6
         gpuSharing=sharing,
     )
-    warnings = [*history.warnings, *resolved.warnings, *quota_warnings]
+    warnings = [*view.history.warnings, *resolved.warnings, *view.quota_warnings]
     age = cluster.maxInventoryAge
-    deadline = None if age is None or options.allow_stale else resolved.observed_at + age
-    return CompiledCluster(render(objects), objects, entry, warnings, deadline, resolved.rules, tuple(quotas))
+    deadline = None if age is None or project.plan.allow_stale else resolved.observed_at + age
+    return CompiledCluster(render(objects), objects, entry, warnings, deadline, resolved.rules)
 
 
 def _check_leaving(loaded: LoadedProject, lock: Lock, dropped: Sequence[str], allow_decrease: bool) -> None:

@@ -6,10 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from taugen.choices import DEFAULT_KUBERNETES_VERSION
+from taugen.context.session import ProjectContext, open_project
 from taugen.errors import InputError, Problem
 from taugen.gcpause import paused_gc
-from taugen.load.project import load_project
-from taugen.lock.lockfile import read_lock
 from taugen.validate.engine import Report, validate
 from taugen.validate.findings import Finding
 from taugen.validate.objects import tree_roots
@@ -27,14 +26,14 @@ class ValidateOptions:
     kubernetes_version: str = DEFAULT_KUBERNETES_VERSION
 
 
-def default_paths(project_file: Path) -> tuple[Path, ...]:
+def default_paths(project: ProjectContext) -> tuple[Path, ...]:
     """No PATH given: every cluster folder of the project's output tree, which must hold
     nothing else (a stray folder is deployed too) and no link (issue 17)."""
-    loaded = load_project(project_file)
+    loaded = project.loaded
     root = loaded.output_root(None)
     check_output_root(loaded, root)
     try:
-        known = set(read_lock(loaded.lock_path).lock.clusters)
+        known = set(project.lock.lock.clusters)
     except InputError:  # a broken lock is the build's to report; validate reads the tree
         known = set()
     check_cluster_folders(loaded, root, known - {c.name for c in loaded.project.clusters})
@@ -49,17 +48,18 @@ def validate_paths(options: ValidateOptions) -> Report:
     if options.paths:
         has_project = options.project_file.is_file()
         crds = (
-            (*load_project(options.project_file).crd_sources(), *options.crds)
+            (*open_project(options.project_file).loaded.crd_sources(), *options.crds)
             if has_project
             else options.crds
         )
         with paused_gc():
             return _validate(options, options.paths, crds)
-    loaded = load_project(options.project_file)
+    project = open_project(options.project_file)
+    loaded = project.loaded
     folder = options.project_file.resolve().parent
     root = loaded.output_root(None)
     with exclusive(folder, root.resolve().parent, shared=True), paused_gc():  # never a tree mid-swap
-        return _validate(options, default_paths(options.project_file), (*loaded.crd_sources(), *options.crds))
+        return _validate(options, default_paths(project), (*loaded.crd_sources(), *options.crds))
 
 
 def _validate(options: ValidateOptions, paths: tuple[Path, ...], crds: tuple[Path, ...]) -> Report:

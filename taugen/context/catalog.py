@@ -55,10 +55,14 @@ class Catalog:
         return {e.name: e.deprecated.replacedBy if e.deprecated else None for e in self.body.profiles}
 
 
-def read_catalog(folder: Path, documents: Callable[[Path], list[Document]] = tree_file) -> Catalog:
+def read_catalog(
+    folder: Path,
+    documents: Callable[[Path], list[Document]] = tree_file,
+    exists: Callable[[Path], bool] = Path.is_file,
+) -> Catalog:
     """The catalog of the tree `folder`, its file parsed by `documents` (context/tree.py's)."""
     path = folder / CATALOG_FILE
-    if not path.is_file():
+    if not exists(path):
         raise InputError(
             [Problem(path, 0, 0, "R32", "no profile catalog: the cluster is not built", REBUILD)]
         )

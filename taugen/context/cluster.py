@@ -1,27 +1,43 @@
-"""One cluster as every command sees it: its inputs loaded and resolved once, with its quotas.
+"""One cluster as every command sees it: its inputs loaded and resolved once, with its plan.
 
 `taugen build` and every command after it (explain, inventory show, report, drift, render,
 preflight, profiles, simulate) see the same cluster: the inputs `load_cluster_inputs` reads,
-resolved as a build resolves them, and the GPU quota history a build starts from (R26, R35:
-the lock's high-water marks, else the committed tree's queue). Nothing is compiled or written.
+resolved as a build resolves them, the GPU quota history a build starts from (R26, R35: the
+lock's high-water marks, else the committed tree's queue), and the quotas and guarantees a
+build writes, planned once here with the build's options (`PlanOptions`). Nothing is compiled or
+written. The one place a MultiKueue manager's quotas become its workers' summed (M2).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
-from taugen.compile.fleet import fleet_quotas, manager_of
+from taugen.compile.fleet import ManagerPlan, fleet_quotas
 from taugen.compile.guarantee import Guarantees, plan_guarantees
 from taugen.compile.quota import ClassQuota, plan_quotas
-from taugen.context.project import pick_cluster
+from taugen.errors import Problem
 from taugen.load.inventory import Inventory
-from taugen.load.project import ClusterInputs, LoadedProject, load_cluster_inputs, load_project
-from taugen.lock.history import QuotaHistory, quota_history
-from taugen.lock.lockfile import LockState, read_lock
+from taugen.load.project import ClusterInputs, LoadedProject, load_cluster_inputs
+from taugen.lock.history import QuotaHistory, check_total, quota_history
+from taugen.lock.lockfile import LockState
+from taugen.lock.staleness import check_fresh
 from taugen.models.project import Cluster
+from taugen.progress import Progress, silent
 from taugen.resolve.cluster import ResolvedCluster, resolve
+
+
+@dataclass(frozen=True)
+class PlanOptions:
+    """The options a cluster is planned with: a build's (BuildOptions), else a command's default."""
+
+    allow_quota_decrease: bool = False
+    allow_stale: bool = False
+    now: datetime = field(default_factory=lambda: datetime.now(UTC))
+    progress: Progress = field(default=silent, compare=False)
+    build: bool = False  # a build: R31 (the inventory's age) and R26 (a KAI tree's total) refuse it
 
 
 @dataclass(frozen=True)
@@ -31,10 +47,12 @@ class ClusterView:
     inputs: ClusterInputs
     resolved: ResolvedCluster
     history: QuotaHistory  # R26, R35: where the high-water marks come from
-    quotas: tuple[ClassQuota, ...]  # what a build writes without --allow-quota-decrease
+    quotas: tuple[ClassQuota, ...]  # what a build writes (with --allow-quota-decrease when given)
     guarantees: Guarantees = field(
         default_factory=Guarantees
     )  # §10: the tenants' guarantees resolved against `quotas`
+    quota_warnings: tuple[Problem, ...] = ()  # R26 / M2: a quota kept at its high-water mark
+    manager: ManagerPlan | None = None  # M2: a MultiKueue manager's block and its own nodes' quotas
 
     @property
     def name(self) -> str:
@@ -69,33 +87,35 @@ def cluster_folder(loaded: LoadedProject, cluster: Cluster) -> Path:
     return loaded.output_root(None) / cluster.name
 
 
-def cluster_view(
+def plan_cluster(
     loaded: LoadedProject,
     cluster: Cluster,
-    lock: LockState | None = None,
-    inputs: ClusterInputs | None = None,
+    lock: LockState,
+    plan: PlanOptions,
     workers: Mapping[str, Sequence[ClassQuota]] | None = None,
 ) -> ClusterView:
-    """Resolve `cluster` as `taugen build` does, from `inputs` when the caller has loaded them
-    (build checks their age first, R31) and against `lock` when it has read it. A MultiKueue
-    manager's quotas are its workers' summed (M2): from `workers` when the caller has them."""
-    inputs = inputs if inputs is not None else load_cluster_inputs(loaded, cluster)
+    """Load, resolve and plan `cluster` as `taugen build` does (context/session.py asks, once
+    per cluster); `workers` are a manager's workers' planned quotas (M2)."""
+    say = plan.progress
+    say(f"loading cluster {cluster.name}")
+    inputs = load_cluster_inputs(loaded, cluster)
+    if plan.build:
+        previous = lock.lock.clusters.get(cluster.name)
+        check_fresh(cluster, inputs.inventory, previous, plan.now, plan.allow_stale, loaded.lock_path)
+    say(f"resolving {'and compiling ' if plan.build else ''}cluster {cluster.name}")
     resolved = resolve(inputs)
-    state = lock if lock is not None else read_lock(loaded.lock_path)
-    history = quota_history(cluster, state, loaded.lock_path, cluster_folder(loaded, cluster))
-    fleet = loaded.project.multikueue
-    if fleet is not None and manager_of(fleet, cluster.name):
-        if workers is None:
-            named = {c.name: c for c in loaded.project.clusters}
-            workers = {w: cluster_view(loaded, named[w], state).quotas for w in fleet.workers}
-        quotas, _ = fleet_quotas(workers, history.marks, False, loaded.doc.at(["multikueue", "workers"]))
-    else:
-        quotas, _ = plan_quotas(resolved, history.marks, allow_decrease=False)
+    history = quota_history(cluster, lock, loaded.lock_path, cluster_folder(loaded, cluster))
+    decrease = plan.allow_quota_decrease
+    quotas, warnings = plan_quotas(resolved, history.marks, decrease)
+    manager = None
+    if workers is not None and (fleet := loaded.project.multikueue) is not None:  # M2
+        own, _ = plan_quotas(resolved, {}, allow_decrease=True)
+        manager = ManagerPlan(fleet, tuple(own))
+        where = loaded.doc.at(["multikueue", "workers"])
+        quotas, warnings = fleet_quotas(workers, history.marks, decrease, where)
+    if plan.build:
+        check_total(cluster, history, quotas, decrease)
     guarantees = plan_guarantees(cluster, quotas, loaded.doc, loaded.project.clusters.index(cluster))
-    return ClusterView(loaded, cluster, inputs, resolved, history, tuple(quotas), guarantees)
-
-
-def load_view(config: Path, name: str | None) -> ClusterView:
-    """One cluster of the project file `config`: --cluster NAME, else the only one."""
-    loaded = load_project(config)
-    return cluster_view(loaded, pick_cluster(loaded, name))
+    return ClusterView(
+        loaded, cluster, inputs, resolved, history, tuple(quotas), guarantees, tuple(warnings), manager
+    )

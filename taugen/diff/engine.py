@@ -7,17 +7,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from taugen.context.committed import Committed, TreeFiles, read_committed
+from taugen.context.session import ProjectContext, open_project
 from taugen.diff.changes import FieldChange, ObjectAction, ObjectChange, compare
 from taugen.diff.fleet import fleet_changes
 from taugen.diff.guarantees import guarantee_changes
 from taugen.diff.normalize import orders
 from taugen.diff.objects import Identity, Placed, objects
 from taugen.diff.risks import IDS, LEVELS, Risk, field_risks, object_risks
-from taugen.diff.sources import Spec, pair_specs, read_tree
+from taugen.diff.sources import pair_specs
 from taugen.diff.transitions import transition_risks
 from taugen.diff.words import field_headline, object_headline
 from taugen.errors import InputError, Problem, escaped
-from taugen.load.project import load_project
 from taugen.simulate.compare import SimulationDiff, simulate_sides
 from taugen.validate.celrules import RuleSource
 from taugen.validate.crd import CrdVersion, load_crds
@@ -85,40 +86,46 @@ class DiffResult:
         return any(fail_on in ("risk", r.id) for e in self.entries for r in e.risks)
 
 
-def diff(options: DiffOptions) -> DiffResult:
-    old_spec, new_spec = pair_specs(options.base, options.head, _default_path(options))
-    base, head = _read_both(old_spec, new_spec, options.cwd)
+def diff(options: DiffOptions, project: ProjectContext | None = None) -> DiffResult:
+    """`project`: the one the calling command opened (report); else opened here, when there is one."""
+    path = options.cwd / options.project_file
+    if project is not None and project.loaded.doc.path.resolve() != path.resolve():
+        project = None  # another project file than the caller's: open the one asked for
+    if project is None and path.is_file():
+        project = open_project(path)
+    old_spec, new_spec = pair_specs(options.base, options.head, _default_path(options, project))
+    (base_files, base), (head_files, head) = _read_both(old_spec, new_spec, options.cwd)
     changes = compare(base[1], head[1])
     levels = _levels(base[1], head[1])
-    check = TransitionCheck(RuleSource(_crds(options)))  # the given CRDs' transition rules
+    check = TransitionCheck(RuleSource(_crds(options, project)))  # the given CRDs' transition rules
     tenants = (  # T6
         Entry(i, "change", escaped(h), None, r) for i, h, r in guarantee_changes(base[1], head[1])
     )
     fleet = (Entry(i, "change", escaped(h), None, r) for i, h, r in fleet_changes(base[1], head[1]))  # §11
     entries = (*fleet, *tenants, *(e for c in changes for e in _entries(c, levels, check)))
-    return DiffResult(base[0], head[0], tuple(changes), entries, _simulation(options, old_spec, new_spec))
+    simulation = _simulation(options, base_files, head_files, project)
+    return DiffResult(base[0], head[0], tuple(changes), entries, simulation)
 
 
-def _simulation(options: DiffOptions, old: Spec, new: Spec) -> SimulationDiff | None:
+def _simulation(
+    options: DiffOptions, base: TreeFiles, head: TreeFiles, project: ProjectContext | None
+) -> SimulationDiff | None:
     if options.simulate is None:
         return None
-    base, head = (read_tree(spec, options.cwd).files for spec in (old, new))
-    workloads, project = options.cwd / options.simulate, options.cwd / options.project_file
-    return simulate_sides(workloads, project, base, head, options.simulate.as_posix())
+    workloads, path = options.cwd / options.simulate, options.cwd / options.project_file
+    return simulate_sides(workloads, path, base, head, options.simulate.as_posix(), project)
 
 
-def _crds(options: DiffOptions) -> dict[tuple[str, str], CrdVersion]:
+def _crds(options: DiffOptions, project: ProjectContext | None) -> dict[tuple[str, str], CrdVersion]:
     """The project's `crds:` (when there is a project file), then `--crd`'s (issue 30)."""
-    project = options.cwd / options.project_file
-    sources = (*(load_project(project).crd_sources() if project.is_file() else ()), *options.crds)
+    sources = (*(project.loaded.crd_sources() if project is not None else ()), *options.crds)
     return {key: crd for source in sources for key, crd in load_crds(source).items()}
 
 
-def _default_path(options: DiffOptions) -> Path:
-    project = options.cwd / options.project_file
-    if not project.is_file():
+def _default_path(options: DiffOptions, project: ProjectContext | None) -> Path:
+    if project is None:
         return Path("out")
-    given = load_project(project).output_root(None)
+    given = project.loaded.output_root(None)
     if given.is_symlink():  # issue 32: as build refuses it (write/safety.py), never followed
         message = f"output root {given} is a symbolic link (to {given.readlink()}): diff follows none"
         raise InputError([Problem(given, 0, 0, "io", message, "replace the link with the folder")])
@@ -130,20 +137,21 @@ def _default_path(options: DiffOptions) -> Path:
 
 
 def _read_both(
-    old: Spec, new: Spec, cwd: Path
-) -> tuple[tuple[str, dict[Identity, Placed]], tuple[str, dict[Identity, Placed]]]:
+    old: Committed, new: Committed, cwd: Path
+) -> tuple[tuple[TreeFiles, tuple[str, dict[Identity, Placed]]], ...]:
     """Both sides, reporting the problems of both together (STYLE.md: do not stop at the first)."""
-    found, problems = [], []
+    found: list[tuple[TreeFiles, tuple[str, dict[Identity, Placed]]]] = []
+    problems = []
     parsed: dict[bytes, list[Any]] = {}
     for spec in (old, new):
         try:
-            tree = read_tree(spec, cwd)
-            found.append((tree.label, objects(tree, parsed)))
+            tree = read_committed(spec, cwd)
+            found.append((tree, (tree.label, objects(tree, parsed))))
         except InputError as err:
             problems.extend(err.problems)
     if problems:
         raise InputError(problems)
-    return found[0], found[1]
+    return tuple(found)
 
 
 def _levels(*sides: Mapping[Identity, Placed]) -> frozenset[str]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from taugen.diff.sources import Tree
+from taugen.context.committed import TreeFiles
 from taugen.errors import InputError, Problem, ProblemCollector
 from taugen.load.compiled import tree_documents
 
@@ -37,7 +37,7 @@ class Placed:
     obj: dict[str, Any]
 
 
-def objects(tree: Tree, parsed: dict[bytes, list[Any]] | None = None) -> dict[Identity, Placed]:
+def objects(tree: TreeFiles, parsed: dict[bytes, list[Any]] | None = None) -> dict[Identity, Placed]:
     """Every object of the tree by identity; unreadable YAML or a duplicate is bad input.
 
     `parsed` shares documents between the two sides: a file unchanged between BASE and HEAD is

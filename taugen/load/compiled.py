@@ -62,5 +62,20 @@ def load_tree_documents(path: Path) -> list[Any]:
 
 def tree_file(path: Path) -> list[Document]:
     """load_tree_documents as Documents, whose positions are found when a problem asks."""
-    text = read_text(path)
+    return text_documents(path, read_text(path))
+
+
+def tree_bytes(path: Path, content: bytes) -> list[Document]:
+    """tree_file of a file's bytes already read (a Git revision's blob, a diff side's file)."""
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InputError(
+            [Problem(path, 1, 1, "yaml", f"not UTF-8: byte {err.start} cannot be decoded", HINT)]
+        ) from None
+    return text_documents(path, text)
+
+
+def text_documents(path: Path, text: str) -> list[Document]:
+    """tree_documents as Documents, whose positions are found when a problem asks."""
     return [Document(path, d, text=text, index=i) for i, d in enumerate(tree_documents(path, text))]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from taugen.quantity import Quantity
-from taugen.runs.context import RunContext
+from taugen.runs.resolution import RunContext
 
 CheckId = Literal["profile", "flavor", "quota", "slot", "topology"]  # a preflight verdict's lines
 

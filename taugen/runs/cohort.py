@@ -8,8 +8,8 @@ from collections.abc import Mapping
 
 from taugen.context.kueue_tree import CompiledQueue, KueueTree, QueueFlavor
 from taugen.quantity import Quantity
-from taugen.runs.context import RunContext
 from taugen.runs.quota_model import FlavorResource, Preemption, Quota, SimCohort, SimQueue
+from taugen.runs.resolution import RunContext
 from taugen.runs.units import units
 
 

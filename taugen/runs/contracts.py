@@ -14,8 +14,8 @@ from taugen.compile.backends.kai import leaf_queue
 from taugen.compile.backends.kueue import TOPOLOGY
 from taugen.models.profile import Topology
 from taugen.resolve.labels import GPU_CLASS, HOSTNAME
-from taugen.runs.context import RunContext
 from taugen.runs.podsets import PodSet
+from taugen.runs.resolution import RunContext
 
 QUEUE_NAME = "kueue.x-k8s.io/queue-name"
 PRIORITY_CLASS = "kueue.x-k8s.io/priority-class"

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 from taugen.compile.manifest import object_
-from taugen.runs.context import RunContext
 from taugen.runs.contracts import contract_of
 from taugen.runs.podsets import PodSet
+from taugen.runs.resolution import RunContext
 
 API = "jobset.x-k8s.io/v1alpha2"
 Template = Callable[[PodSet], dict[str, Any]]

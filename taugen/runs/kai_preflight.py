@@ -12,7 +12,7 @@ from taugen.compile.backends.kai import leaf_queue
 from taugen.load.inventory import GPU
 from taugen.quantity import Quantity
 from taugen.runs.checks import Check, Placeable
-from taugen.runs.context import RunContext
+from taugen.runs.resolution import RunContext
 
 
 def kai_checks(context: RunContext, request: dict[str, Quantity]) -> Placeable:

@@ -11,7 +11,7 @@ import copy
 from typing import Any
 
 from taugen.compile.manifest import object_
-from taugen.runs.context import RunContext
+from taugen.runs.resolution import RunContext
 
 API = "leaderworkerset.x-k8s.io/v1"
 

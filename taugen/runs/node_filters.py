@@ -10,8 +10,8 @@ from taugen.models.node_filters import NodeRequirement, Taint, Toleration, affin
 from taugen.resolve.cluster import ResolvedNode
 from taugen.resolve.domains import hostname_of
 from taugen.resolve.labels import HOSTNAME
-from taugen.runs.context import RunContext
 from taugen.runs.render import gpu_tolerations
+from taugen.runs.resolution import RunContext
 
 
 def toleration(key: str, operator: str, value: str, effect: str | None) -> Toleration:

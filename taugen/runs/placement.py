@@ -6,7 +6,7 @@ from taugen.compile.backends.kueue import SLOT
 from taugen.errors import Problem
 from taugen.models.profile import Topology
 from taugen.resolve.labels import INFINIBAND, NETWORK_DOMAIN
-from taugen.runs.context import RunContext
+from taugen.runs.resolution import RunContext
 
 
 def run_warnings(context: RunContext) -> list[Problem]:

@@ -21,10 +21,10 @@ from taugen.resolve.labels import GPU_CLASS
 from taugen.runs.capacity import Domain
 from taugen.runs.checks import Check, Placeable, SchedulerChecks
 from taugen.runs.cohort import queue_of, sim_cohorts, sim_queues
-from taugen.runs.context import RunContext
 from taugen.runs.jobset_preflight import fit_pod_sets
 from taugen.runs.kai_preflight import kai_checks
 from taugen.runs.quota import QuotaTree, potential
+from taugen.runs.resolution import RunContext
 from taugen.runs.topology import TopologyFit, fit_topology
 from taugen.runs.units import quantity, units
 

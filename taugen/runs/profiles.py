@@ -7,7 +7,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from taugen.context.catalog import CatalogEntry
-from taugen.context.project import select_clusters
 from taugen.context.session import open_project
 from taugen.errors import InputError, Problem
 from taugen.jsontext import dumps
@@ -31,7 +30,7 @@ def profile_tables(
     must be in one of the catalogs, a typo is named with the profile it meant)."""
     project = open_project(project_file)
     tables, catalogs = [], []
-    for chosen in select_clusters(project.loaded, cluster):
+    for chosen in project.select(cluster):
         state = cluster_state(project, chosen)
         stale = stale_problem(state).as_warning() if state.stale else None
         tables.append(ProfileTable(chosen.name, tuple(state.catalog.body.profiles), stale))

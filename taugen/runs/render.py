@@ -15,9 +15,9 @@ from taugen.models.run import Launcher, Workload
 from taugen.quantity import Quantity
 from taugen.resolve.labels import GPU_CLASS
 from taugen.runs import jobset, lws, torchrun
-from taugen.runs.context import RunContext, require_ready
 from taugen.runs.contracts import contract_of
 from taugen.runs.podsets import PodSet
+from taugen.runs.resolution import RunContext, require_ready
 
 Format = Literal["manifest", "patch"]
 FORMATS: tuple[Format, ...] = RENDER_FORMATS

@@ -8,8 +8,8 @@ from typing import Any
 from taugen.choices import REPORT_FORMATS
 from taugen.models.run import Workload
 from taugen.runs.capacity import Domain
-from taugen.runs.context import RunContext
 from taugen.runs.preflight import Preflight
+from taugen.runs.resolution import RunContext
 
 FORMATS = REPORT_FORMATS
 SCHEDULERS = {"kueue": "Kueue", "kai": "KAI Scheduler"}

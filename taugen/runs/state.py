@@ -13,7 +13,7 @@ from pathlib import Path
 from taugen.compile.catalog import CATALOG_FILE, CATALOG_KEY, catalog
 from taugen.compile.digest import catalog_digest
 from taugen.context.catalog import Catalog, CatalogBody
-from taugen.context.cluster import ClusterView, cluster_folder
+from taugen.context.cluster import ClusterView
 from taugen.context.session import ProjectContext
 from taugen.context.tree import CompiledTree
 from taugen.errors import InputError, Problem
@@ -61,7 +61,7 @@ def cluster_state(project: ProjectContext, cluster: Cluster) -> ClusterState:
     """The committed catalog beside the one a build of the current inputs writes (R30, R32);
     exit 2 when the cluster is not built, before its inputs are resolved."""
     profiles = project.profiles
-    tree = CompiledTree.read(cluster_folder(project.loaded, cluster))
+    tree = project.tree(cluster)
     committed = tree.catalog()
     view = project.cluster(cluster)
     quotas = list(view.quotas)

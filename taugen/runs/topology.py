@@ -8,8 +8,8 @@ from taugen.compile.catalog import LEVEL_OF
 from taugen.quantity import Quantity
 from taugen.resolve.cluster import ResolvedNode
 from taugen.runs.capacity import Domain, best_fit, domains, largest, wider_levels
-from taugen.runs.context import RunContext
 from taugen.runs.node_filters import node_filter
+from taugen.runs.resolution import RunContext
 
 FILTERED = "with an untolerated taint or outside the run's node affinity"
 TOPOLOGY_OF = {level: topology for topology, level in LEVEL_OF.items()}

@@ -3,13 +3,13 @@ each planned run: admitted <-> pending (or evicted), or admitted on other hosts.
 
 from __future__ import annotations
 
-import tempfile
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from taugen.context.committed import TreeFiles
+from taugen.context.session import ProjectContext
 from taugen.simulate.model import RunResult
-from taugen.simulate.project import Setup, SimulateOptions, Simulation, prepare, simulate_tree
+from taugen.simulate.project import SimulateOptions, prepare, simulate_tree
 
 
 @dataclass(frozen=True)
@@ -36,26 +36,22 @@ class SimulationDiff:
 
 
 def simulate_sides(
-    workloads: Path, project_file: Path, base: Mapping[str, bytes], head: Mapping[str, bytes], label: str
+    workloads: Path,
+    project_file: Path,
+    base: TreeFiles,
+    head: TreeFiles,
+    label: str,
+    project: ProjectContext | None = None,
 ) -> SimulationDiff:
-    """Each side's tree files (relative to its root) are written to a temporary folder."""
-    setup = prepare(SimulateOptions(workloads, project_file))  # the project loaded once, for both
-    before, after = (_simulate(setup, files) for files in (base, head))
+    """Each side's tree read from its files as the floor reads a committed tree (no copy on
+    disk); `project` is the one the command opened (loaded once, for both sides)."""
+    setup = prepare(SimulateOptions(workloads, project_file), project)
+    before, after = (simulate_tree(setup, files) for files in (base, head))
     old = {r.key: r for r in before.result.runs}
     impacts = tuple(
         RunImpact(r.key, old[r.key], r) for r in after.result.runs if r.key in old and _differs(old[r.key], r)
     )
     return SimulationDiff(label, after.cluster, len(after.result.runs), impacts)
-
-
-def _simulate(setup: Setup, files: Mapping[str, bytes]) -> Simulation:
-    with tempfile.TemporaryDirectory(prefix="taugen-simulate-") as folder:
-        root = Path(folder)
-        for name, content in files.items():
-            target = root / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(content)
-        return simulate_tree(setup, root)
 
 
 def _differs(old: RunResult, new: RunResult) -> bool:

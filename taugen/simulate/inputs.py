@@ -19,9 +19,9 @@ from taugen.resolve.cluster import ResolvedNode
 from taugen.resolve.domains import hostname_of
 from taugen.resolve.labels import GPU_CLASS, LEVELS
 from taugen.runs.cohort import queue_of, sim_cohorts, sim_queues
-from taugen.runs.context import RunContext
 from taugen.runs.node_filters import node_labels, node_taints, run_affinity, run_tolerations, toleration
 from taugen.runs.podsets import PodSet
+from taugen.runs.resolution import RunContext
 from taugen.runs.state import ClusterState
 from taugen.runs.units import as_units
 from taugen.simulate.model import RunningPod, SimFlavor, SimInput, SimNode, SimPodSet, SimRun

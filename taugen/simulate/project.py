@@ -10,11 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from taugen.context.project import pick_cluster
+from taugen.context.committed import TreeFiles
 from taugen.context.session import ProjectContext, open_project
 from taugen.context.tree import CompiledTree
 from taugen.errors import InputError, Problem
-from taugen.load.project import LoadedProject
 from taugen.models.project import Cluster
 from taugen.runs.state import ClusterState, cluster_state, require_fresh
 from taugen.simulate.engine import simulate
@@ -51,37 +50,42 @@ def prepare(options: SimulateOptions, project: ProjectContext | None = None) -> 
     """Load the set and its cluster (from `project` when the command has opened it); R32."""
     loaded = load_workloads(options.workloads)
     project = project if project is not None else open_project(options.project_file)
-    state = cluster_state(project, _cluster(project.loaded, loaded, options.cluster))
+    state = cluster_state(project, _cluster(project, loaded, options.cluster))
     require_fresh(state)
     return Setup(loaded, state)
 
 
-def simulate_tree(setup: Setup, other: Path | None = None) -> Simulation:
+def simulate_tree(setup: Setup, other: Path | TreeFiles | None = None) -> Simulation:
     """The set simulated on the project's tree, or on `other` (a cluster folder or an output
-    root), whose own node labels then place the nodes."""
-    state, name = setup.state, setup.state.cluster.name
-    folder = other or state.folder
-    if (folder / name).is_dir():  # an output root holding the cluster's folder
-        folder = folder / name
-    tree = state.tree if folder == state.folder else CompiledTree.read(folder)
+    root, on disk or a diff side's files), whose own node labels then place the nodes."""
+    state = setup.state
+    tree = state.tree if other is None else _other(other, state.cluster.name)
+    if isinstance(other, Path) and tree.folder == state.folder:
+        tree = state.tree
+    folder = tree.folder
     kueue = tree.kueue(state.cluster.clusterQueue)
     labels = tree.node_labels() if other is not None else None
     runs = resolve_runs(setup.workloads, state)
     source = sim_input(state, kueue, labels, setup.workloads, runs, tree.advertises_slot())
-    return Simulation(name, folder, source, simulate(source))
+    return Simulation(state.cluster.name, folder, source, simulate(source))
+
+
+def _other(other: Path | TreeFiles, name: str) -> CompiledTree:
+    """A cluster's tree, or the cluster's folder of an output root."""
+    if isinstance(other, TreeFiles):
+        return CompiledTree.of(other.under(name) or other)
+    return CompiledTree.read(other / name if (other / name).is_dir() else other)
 
 
 def run_simulation(options: SimulateOptions, project: ProjectContext | None = None) -> Simulation:
     return simulate_tree(prepare(options, project), options.tree)
 
 
-def _cluster(project: LoadedProject, loaded: LoadedWorkloads, wanted: str | None) -> Cluster:
+def _cluster(project: ProjectContext, loaded: LoadedWorkloads, wanted: str | None) -> Cluster:
     """--cluster, else the set's `cluster:`, else the only one; Kueue clusters only (§9)."""
     from_file = wanted is None
     name = wanted or loaded.workloads.cluster
-    cluster = pick_cluster(
-        project, name, loaded.doc.at(["cluster"] if name else ["kind"]) if from_file else None
-    )
+    cluster = project.pick(name, loaded.doc.at(["cluster"] if name else ["kind"]) if from_file else None)
     if str(cluster.scheduler) != "kueue":
         raise _problem(
             loaded,

@@ -9,9 +9,9 @@ from taugen.errors import InputError, Problem, Rule
 from taugen.load.document import Document, Loc, Position, load_one
 from taugen.load.validate import validate
 from taugen.models.workloads import WorkloadSet
-from taugen.runs.context import RunContext, catalog_entry, run_tenant
 from taugen.runs.load import LoadedRun, run_problems
 from taugen.runs.policy import not_ready, resolve_policy
+from taugen.runs.resolution import RunContext, catalog_entry, run_tenant
 from taugen.runs.shape import check_shape
 from taugen.runs.state import ClusterState
 

@@ -10,7 +10,7 @@ import yaml
 
 from taugen.commands.report.capacity import tenant_rows
 from taugen.commands.report.model import TenantRow
-from taugen.context.cluster import load_view
+from taugen.context.session import load_view
 from tests.conftest import Run
 from tests.support.helpers import gpu_node, inventory, write_yaml
 from tests.support.unit import objects, run_build

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from taugen.commands.inventory.show import summarize
 from taugen.commands.report.command import ReportOptions, collect
-from taugen.context.cluster import load_view
+from taugen.context.session import load_view
 from tests.support.helpers import gpu_node, inventory, write_yaml
 from tests.support.unit import run_build, write_project
 

@@ -21,7 +21,7 @@ from taugen.commands.drift.report import as_json
 from taugen.commands.report.command import ReportOptions, collect
 from taugen.commands.report.payload import cluster_data
 from taugen.compile.manifest import MANAGED_BY
-from taugen.context.cluster import load_view
+from taugen.context.session import load_view
 from taugen.context.tree import CompiledTree
 from taugen.diff.engine import DiffOptions, diff
 from taugen.simulate.model import SimResult

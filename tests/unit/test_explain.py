@@ -10,7 +10,8 @@ import pytest
 from taugen.commands.explain.gpu_class import ClassExplanation, ClassNode, explain_class
 from taugen.commands.explain.node import MANAGED_BY_ORIGIN, LabelOrigin, NodeExplanation, explain_node
 from taugen.commands.explain.render import class_json, class_text, node_json, node_text
-from taugen.context.cluster import ClusterView, load_view
+from taugen.context.cluster import ClusterView
+from taugen.context.session import load_view
 from taugen.resolve.counts import DomainCount
 from tests.support.unit import problems_of
 from tests.support.views import CLUSTERS, GOLDEN, PROJECT

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from taugen.commands.inventory.show import as_json, as_table, summarize
-from taugen.context.cluster import load_view
+from taugen.context.session import load_view
 from tests.support.views import PROJECT, built_copy
 
 

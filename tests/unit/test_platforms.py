@@ -13,7 +13,6 @@ import pytest
 import yaml
 
 from taugen.commands.explain.node import explain_node
-from taugen.context.cluster import cluster_view
 from taugen.context.session import open_project
 from taugen.load.inventory import load_inventory
 from tests.support.unit import labels_by_node, objects, problems_of, resolve_project, run_build, write_project
@@ -251,7 +250,7 @@ def test_r37_explain_node_names_the_label_a_domain_came_from(tmp_path: Path) -> 
     run_build(project)
     session = open_project(project)
     cluster = session.loaded.project.clusters[0]
-    view = cluster_view(session.loaded, cluster, session.lock, None)
+    view = session.cluster(cluster)
     found = explain_node(view, "ip-10-0-64-17.us-west-2.compute.internal")
     origins = {o.key: (o.source, o.origin, o.rule) for o in found.labels}
     assert origins[N] == ("provider label", "topology.k8s.aws/network-node-layer-3", "R12")

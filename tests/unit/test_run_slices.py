@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from taugen.errors import InputError
-from taugen.runs.context import resolve_run
 from taugen.runs.preflight import preflight
 from taugen.runs.render import render
+from taugen.runs.resolution import resolve_run
 from tests.conftest import Run
 from tests.support.helpers import write_yaml
 from tests.support.kai import build_kai_lab

@@ -14,11 +14,10 @@ from pathlib import Path
 
 from taugen.commands.inventory.changes import FleetChanges, fleet_changes
 from taugen.commands.inventory.edit import refreshed_text
-from taugen.context.project import pick_cluster
+from taugen.context.session import open_project
 from taugen.errors import InputError
 from taugen.load.document import read_text
 from taugen.load.inventory import GPU, NATIVE, Form, Inventory, load_inventory
-from taugen.load.project import load_project
 from taugen.resolve.gpus import MACHINE, PRODUCT
 from taugen.timestamps import utc_text
 from taugen.write.safewrite import refuse_unsafe, write_file
@@ -102,5 +101,5 @@ def _loads(temporary: Path, target: Path) -> None:
 
 def project_inventory(config: Path, cluster: str | None) -> Path:
     """The inventory file the project names for the cluster (the default of --into)."""
-    loaded = load_project(config)
-    return loaded.root / pick_cluster(loaded, cluster).inventory
+    project = open_project(config)
+    return project.loaded.root / project.pick(cluster).inventory

@@ -8,14 +8,12 @@ from pathlib import Path
 
 from taugen.commands.report.capacity import class_rows, tenant_rows
 from taugen.commands.report.changes import diff_view, removed_hosts
-from taugen.commands.report.model import ClusterView, SimulationView
+from taugen.commands.report.model import ClusterSection, SimulationView
 from taugen.commands.report.page import page
 from taugen.commands.report.simulation import simulate_view
 from taugen.commands.report.topology import hosts_of, tree
-from taugen.context.cluster import ClusterView as ClusterContext
-from taugen.context.project import select_clusters
-from taugen.context.session import open_project
-from taugen.context.tree import CompiledTree
+from taugen.context.cluster import ClusterView, PlanOptions
+from taugen.context.session import ProjectContext, open_project
 from taugen.diff.engine import DiffOptions, DiffResult, diff
 from taugen.errors import TaugenError
 from taugen.models.project import Cluster
@@ -36,29 +34,29 @@ class ReportOptions:
 
 
 @dataclass(frozen=True)
-class Report:
+class ReportPage:
     title: str
     subtitle: str
-    clusters: tuple[ClusterView, ...]
+    clusters: tuple[ClusterSection, ...]
 
 
-def collect(options: ReportOptions) -> Report:
+def collect(options: ReportOptions) -> ReportPage:
     """Everything the page shows: each selected cluster resolved, with the diff and simulation."""
     say = options.progress
     say(f"loading {options.project_file}")
-    project = open_project(options.project_file)
-    clusters = select_clusters(project.loaded, options.cluster)
+    project = open_project(options.project_file, PlanOptions(progress=say))
+    clusters = project.select(options.cluster)
     changes = None
     if options.diff_base is not None:
         say(f"comparing with {options.diff_base}")
-        changes = diff(DiffOptions(options.diff_base, None, options.cwd, options.project_file))
+        changes = diff(DiffOptions(options.diff_base, None, options.cwd, options.project_file), project)
     simulated = None
     if options.workloads is not None:
         say(f"simulating {options.workloads}")
         simulated = simulate_view(options.workloads, project, options.cluster)
     only = len(clusters) == 1
-    views = tuple(_view(project.cluster(c, say), changes, simulated, only) for c in clusters)
-    return Report(f"taugen report: {options.project_file}", _subtitle(clusters, changes, options), views)
+    views = tuple(_view(project, project.cluster(c), changes, simulated, only) for c in clusters)
+    return ReportPage(f"taugen report: {options.project_file}", _subtitle(clusters, changes, options), views)
 
 
 def report_html(options: ReportOptions) -> str:
@@ -78,17 +76,18 @@ def write_report(options: ReportOptions) -> Path:
 
 
 def _view(
-    cluster: ClusterContext,
+    project: ProjectContext,
+    cluster: ClusterView,
     changes: DiffResult | None,
     simulated: tuple[str, SimulationView] | None,
     only: bool,
-) -> ClusterView:
+) -> ClusterSection:
     resolved = cluster.resolved
-    hosts = hosts_of(resolved, CompiledTree.read(cluster.folder).advertises_slot())
+    hosts = hosts_of(resolved, project.tree(cluster.cluster).advertises_slot())
     view = diff_view(changes, cluster.name, only) if changes else None
     ghosts = removed_hosts(changes, view) if changes and view else []
     simulation = simulated[1] if simulated and simulated[0] == cluster.name else None
-    return ClusterView(
+    return ClusterSection(
         cluster.name,
         utc_text(resolved.observed_at),
         tree([*hosts, *ghosts]),

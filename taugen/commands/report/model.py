@@ -135,7 +135,7 @@ class SimulationView:
 
 
 @dataclass(frozen=True)
-class ClusterView:
+class ClusterSection:
     name: str
     observed_at: str
     sites: tuple[Domain, ...]

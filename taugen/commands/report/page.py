@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from html import escape
 from importlib.resources import files
 
-from taugen.commands.report.model import ClusterView
+from taugen.commands.report.model import ClusterSection
 from taugen.commands.report.overlays import diff_section, simulation_section
 from taugen.commands.report.payload import cluster_data, script_json
 from taugen.commands.report.tables import class_table, domain_table, host_table, tenant_table
@@ -21,7 +21,7 @@ def _asset(name: str) -> str:
     return files("taugen.commands.report").joinpath("assets", name).read_text(encoding="utf-8")
 
 
-def page(title: str, subtitle: str, clusters: Sequence[ClusterView]) -> str:
+def page(title: str, subtitle: str, clusters: Sequence[ClusterSection]) -> str:
     parts = {
         "{{css}}": _asset("page.css"),
         "{{js}}": _asset("page.js"),
@@ -33,7 +33,7 @@ def page(title: str, subtitle: str, clusters: Sequence[ClusterView]) -> str:
     return fill(_asset("page.html"), parts)  # one pass: no value is searched for a placeholder
 
 
-def _section(view: ClusterView) -> str:
+def _section(view: ClusterSection) -> str:
     name = escape(view.name)
     total = sum(s.stats.hosts for s in view.sites)
     meta = f"inventory observed at {escape(view.observed_at)}; {total:,} GPU hosts"

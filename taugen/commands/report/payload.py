@@ -12,7 +12,7 @@ import json
 from collections import Counter, defaultdict
 from typing import Any
 
-from taugen.commands.report.model import ClusterView, Domain, Host
+from taugen.commands.report.model import ClusterSection, Domain, Host
 from taugen.resolve.labels import ACCELERATOR_DOMAIN, NETWORK_DOMAIN, SITE
 
 _PATH_LABELS = (SITE, NETWORK_DOMAIN, ACCELERATOR_DOMAIN)
@@ -38,7 +38,7 @@ class _Encoder:
         return [0 if singleton else domain.name, [self.host(h) for h in hosts]]
 
 
-def cluster_data(view: ClusterView) -> dict[str, Any]:
+def cluster_data(view: ClusterSection) -> dict[str, Any]:
     hosts = [h for site in view.sites for h in site.all_hosts()]
     classes = sorted({c.gpu_class for c in view.classes} | {h.gpu_class for h in hosts})
     encoder = _Encoder(classes)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from html import escape
 
-from taugen.commands.report.model import ClusterView, Domain, Host, HostMark
+from taugen.commands.report.model import ClusterSection, Domain, Host, HostMark
 
 TABLE_ROWS = 2000
 
@@ -35,7 +35,7 @@ def _cell(value: object) -> str:
     return escape(str(value))
 
 
-def class_table(view: ClusterView) -> str:
+def class_table(view: ClusterSection) -> str:
     head = (
         "gpu-class",
         "GPU quota",
@@ -62,7 +62,7 @@ def class_table(view: ClusterView) -> str:
     )
 
 
-def tenant_table(view: ClusterView) -> str:
+def tenant_table(view: ClusterSection) -> str:
     """§10: nothing for a cluster without guarantees (its page stays as it was)."""
     if not view.tenants:
         return ""
@@ -72,7 +72,7 @@ def tenant_table(view: ClusterView) -> str:
     return table("tenants", caption, head, rows)
 
 
-def domain_table(view: ClusterView) -> str:
+def domain_table(view: ClusterSection) -> str:
     rows = list(_domain_rows(view.sites, ()))
     head = ("level", "domain", "hosts", "GPUs", "Ready slots", "not Ready", "GPUs by class")
     return table("domains", "Domains", head, rows[:TABLE_ROWS], len(rows))
@@ -86,7 +86,7 @@ def _domain_rows(domains: Sequence[Domain], path: tuple[str, ...]) -> Iterator[t
         yield from _domain_rows(d.children, (*path, d.name))
 
 
-def host_table(view: ClusterView) -> str:
+def host_table(view: ClusterSection) -> str:
     placed = _placements(view)
     marks: Mapping[str, HostMark] = view.diff.marks if view.diff else {}
     rows = []
@@ -119,7 +119,7 @@ def _host_row(
     return (host.name, host.gpu_class, host.gpus, ready, *path, change, ", ".join(placed.get(host.name, [])))
 
 
-def _placements(view: ClusterView) -> dict[str, list[str]]:
+def _placements(view: ClusterSection) -> dict[str, list[str]]:
     placed: dict[str, list[str]] = {}
     for run in view.simulation.runs if view.simulation else ():
         for rank, host in enumerate(run.ranks):

@@ -9,10 +9,8 @@ from pathlib import Path
 from taugen.compile.backends.kueue import SLOT
 from taugen.compile.catalog import LEVEL_OF, PREFERRED_LEVEL_OF
 from taugen.context.catalog import CatalogEntry
-from taugen.context.project import pick_cluster
-from taugen.context.session import open_project
+from taugen.context.session import ProjectContext, open_project
 from taugen.errors import InputError, Problem
-from taugen.load.project import LoadedProject
 from taugen.models.profile import Policy
 from taugen.models.project import Cluster, Tenant
 from taugen.models.run import Run, Workload
@@ -130,7 +128,7 @@ def resolve_run(run_file: Path, project_file: Path) -> RunContext:
     """Everything render and preflight need; InputError (exit 2) when the run cannot be rendered."""
     loaded_run = load_run(run_file)
     project = open_project(project_file)
-    cluster = _cluster(project.loaded, loaded_run)
+    cluster = _cluster(project, loaded_run)
     tenant = run_tenant(cluster, loaded_run)
     state = cluster_state(project, cluster)
     require_fresh(state)
@@ -158,10 +156,10 @@ def require_ready(context: RunContext) -> None:
         )
 
 
-def _cluster(project: LoadedProject, loaded: LoadedRun) -> Cluster:
+def _cluster(project: ProjectContext, loaded: LoadedRun) -> Cluster:
     wanted = loaded.run.cluster
     where = loaded.doc.at(["cluster"]) if wanted else loaded.doc.at(["metadata"], key=True)
-    return pick_cluster(project, wanted, where)
+    return project.pick(wanted, where)
 
 
 def run_tenant(cluster: Cluster, loaded: LoadedRun) -> Tenant:
