@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from taugen.compile.cluster import cluster_backend, cluster_manifests
+from taugen.compile.cluster import cluster_manifests
 from taugen.compile.decorate import decorate
 from taugen.compile.digest import catalog_digest
 from taugen.compile.fleet import ManagerPlan, fleet_quotas, manager_of
@@ -29,7 +29,6 @@ from taugen.load.project import (
     load_project,
     load_project_profiles,
 )
-from taugen.lock.history import check_total
 from taugen.lock.lockfile import LockState, lock_bytes, read_lock
 from taugen.lock.sharing import recorded_sharing
 from taugen.lock.staleness import check_fresh
@@ -38,6 +37,8 @@ from taugen.models.project import Cluster
 from taugen.names import GITOPS_FOLDERS
 from taugen.progress import Progress, silent
 from taugen.resolve.rules import RuleSet
+from taugen.schedulers.history import check_total
+from taugen.schedulers.registry import scheduler_of
 from taugen.validate.crd import crd_files
 from taugen.validate.gate import check_tree
 from taugen.write.cache import Request, lookup, store
@@ -226,8 +227,9 @@ def _compile(
     guarantees = plan_guarantees(cluster, quotas, loaded.doc, loaded.project.clusters.index(cluster))
     sharing = recorded_sharing(resolved, previous, quotas, options.allow_quota_decrease)
     digest = catalog_digest(resolved, profiles, quotas)
-    manifests = cluster_manifests(cluster, resolved, quotas, profiles, digest, guarantees, manager)
-    objects = emit_objects(decorate(manifests, cluster_backend(cluster)))
+    backend = scheduler_of(cluster.scheduler)
+    manifests = cluster_manifests(backend, resolved, quotas, profiles, digest, guarantees, manager)
+    objects = emit_objects(decorate(manifests, backend))
     entry = ClusterLock(
         observedAt=resolved.observed_at.astimezone(UTC),
         inputsDigest=digest,

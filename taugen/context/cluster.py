@@ -18,10 +18,10 @@ from taugen.compile.quota import ClassQuota, plan_quotas
 from taugen.context.project import pick_cluster
 from taugen.load.inventory import Inventory
 from taugen.load.project import ClusterInputs, LoadedProject, load_cluster_inputs, load_project
-from taugen.lock.history import QuotaHistory, quota_history
 from taugen.lock.lockfile import LockState, read_lock
 from taugen.models.project import Cluster
 from taugen.resolve.cluster import ResolvedCluster, resolve
+from taugen.schedulers.history import QuotaHistory, quota_history
 
 
 @dataclass(frozen=True)

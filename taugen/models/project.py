@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Literal, Self
 
@@ -49,9 +50,20 @@ def _site(value: object) -> object:
     return value
 
 
-class Scheduler(StrEnum):
+class Scheduler(StrEnum):  # the closed key of taugen/schedulers/registry.py: one per package
     KUEUE = "kueue"
     KAI = "kai"
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a cluster's scheduler supports, read where the project is checked and compiled."""
+
+    cohorts: bool  # a guaranteed tenant gets its own queue in the cluster's cohort (T2)
+    lending_limits: bool  # a tenant's lendingLimit can be expressed (T2; KAI cannot, T7)
+    slices: bool  # policy.slice and a JobSet job's own topology or slice (S3, K6)
+    multikueue: bool  # a MultiKueue manager or worker (M3)
+    queue_health: bool  # Flux health checks on its queue kinds (G6)
 
 
 class Tenant(StrictModel):
