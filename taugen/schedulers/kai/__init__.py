@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from taugen.compile.guarantee import Guarantees
-from taugen.models.project import Capabilities, Cluster
+from taugen.models.project import Cluster, KaiCluster
 from taugen.quantity import Quantity
 from taugen.schedulers.kai.compile import QUEUES_FILE, KaiCompile, leaf_queue
 from taugen.schedulers.kai.contract import KaiContract
@@ -23,9 +23,7 @@ class Kai(KaiCompile):
     name = "kai"
     display_name = "KAI Scheduler"
     files = Files(queues=QUEUES_FILE)
-    capabilities = Capabilities(
-        cohorts=False, lending_limits=False, slices=False, multikueue=False, queue_health=False
-    )
+    capabilities = KaiCluster.capabilities
     contract: RunContract = KaiContract()
 
     def preflight(self, context: RunContext, request: dict[str, Quantity]) -> Placeable:

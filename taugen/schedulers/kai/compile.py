@@ -14,7 +14,7 @@ from taugen.compile.common import TOPOLOGY
 from taugen.compile.guarantee import NO_GUARANTEES, Guarantees
 from taugen.compile.manifest import Manifest, object_
 from taugen.compile.quota import ClassQuota
-from taugen.models.project import Tenant
+from taugen.models.project import Cluster, KaiCluster, KaiTenant
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.resolve.labels import ACCELERATOR_DOMAIN, HOSTNAME, LEVELS, NETWORK_DOMAIN, SITE
 from taugen.schedulers.kai.grove import cluster_topology_binding
@@ -50,7 +50,7 @@ class KaiCompile:
             _queue(parent, None, gpus=sum(q.gpus for q in quotas), weight=1),
             *(_leaf(t, parent, quotas, guarantees) for t in _tenants(cluster)),
         ]
-        if cluster.cluster.grove:
+        if kai_of(cluster.cluster).grove:
             manifests.append(cluster_topology_binding(TOPOLOGY, LEVELS))
         return manifests
 
@@ -60,11 +60,18 @@ class KaiCompile:
         return WAVES[manifest.kind]
 
 
-def _tenants(cluster: ResolvedCluster) -> list[Tenant]:
-    return sorted(cluster.cluster.tenants, key=lambda t: t.namespace)
+def kai_of(cluster: Cluster) -> KaiCluster:
+    """A KAI cluster's entry, with its own fields: the registry picks this package by `scheduler: kai`."""
+    if not isinstance(cluster, KaiCluster):
+        raise TypeError(f"cluster {cluster.name} is not scheduled by KAI")
+    return cluster
 
 
-def _leaf(tenant: Tenant, parent: str, quotas: Sequence[ClassQuota], guarantees: Guarantees) -> Manifest:
+def _tenants(cluster: ResolvedCluster) -> list[KaiTenant]:
+    return sorted(kai_of(cluster.cluster).tenants, key=lambda t: t.namespace)
+
+
+def _leaf(tenant: KaiTenant, parent: str, quotas: Sequence[ClassQuota], guarantees: Guarantees) -> Manifest:
     """K2; T7: a guarantee's classes summed (KAI counts GPUs without classes), and its limit."""
     own = guarantees.of(tenant.namespace)
     if own is None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from taugen.compile.common import TOPOLOGY
 from taugen.resolve.labels import HOSTNAME
-from taugen.schedulers.kai.compile import leaf_queue
+from taugen.schedulers.kai.compile import kai_of, leaf_queue
 from taugen.schedulers.labels import common_labels
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ class KaiContract:
     def pod_labels(self, context: RunContext) -> dict[str, str]:
         # K4: both tiers preemptible; KAI would make priority >= 100 non-preemptible, in-quota only
         queue = leaf_queue(context.tenant.namespace)
-        return {context.state.cluster.queueLabelKey: queue, PREEMPTIBILITY: "preemptible"}
+        return {kai_of(context.state.cluster).queueLabelKey: queue, PREEMPTIBILITY: "preemptible"}
 
     def pod_annotations(self, context: RunContext, grouped: bool) -> dict[str, str]:
         return {}

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from taugen.compile.guarantee import Guarantees
-from taugen.models.project import Capabilities, Cluster
+from taugen.models.project import Cluster, KueueCluster
 from taugen.quantity import Quantity
 from taugen.schedulers.kueue import risks
 from taugen.schedulers.kueue.compile import FLAVORS_FILE, QUEUE_FILE, KueueCompile
@@ -24,9 +24,7 @@ class Kueue(KueueCompile):
     name = "kueue"
     display_name = "Kueue"
     files = Files(queues=QUEUE_FILE, flavors=FLAVORS_FILE)
-    capabilities = Capabilities(
-        cohorts=True, lending_limits=True, slices=True, multikueue=True, queue_health=True
-    )
+    capabilities = KueueCluster.capabilities
     contract: RunContract = KueueContract()
 
     def preflight(self, context: RunContext, request: dict[str, Quantity]) -> Placeable:
