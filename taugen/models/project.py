@@ -203,26 +203,32 @@ def _scheduler_of(value: Any) -> str | None:
 
 
 class _SchemaByScheduler:
-    """The JSON Schema of the union: if `scheduler: kai` then KAI's entry, else Kueue's. Unlike a
-    oneOf, a validator then reports the chosen variant's own errors ('tenants' is required)."""
+    """The JSON Schema of the union: if `scheduler: kai` then KAI's entry, ..., else Kueue's (the
+    default). Unlike a oneOf, a validator then reports the chosen variant's own errors."""
 
     def __get_pydantic_json_schema__(
         self, schema: CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
-        kueue, kai = handler(schema)["oneOf"]
-        choose = {"properties": {"scheduler": {"const": Scheduler.KAI.value}}, "required": ["scheduler"]}
-        return {"if": choose, "then": kai, "else": kueue}
+        default, *others = handler(schema)["oneOf"]  # in the order of the union, the default first
+        found: JsonSchemaValue = default
+        for key, variant in reversed(list(zip(list(Scheduler)[1:], others, strict=True))):
+            choose = {"properties": {"scheduler": {"const": key.value}}, "required": ["scheduler"]}
+            found = {"if": choose, "then": variant, "else": found}
+        return found
 
 
-# The tags carry brackets: load/validate.py drops a union's tag from an error's path as it does
-# pydantic's other markers, so a position stays the key's in taugen.yaml.
+_KEYS = " or ".join(repr(key.value) for key in Scheduler)
+
+# The union lists the variants in the order of Scheduler, the default (kueue) first. The tags carry
+# brackets: load/validate.py drops a union's tag from an error's path as it does pydantic's other
+# markers, so a position stays the key's in taugen.yaml.
 Cluster = Annotated[
     Annotated[KueueCluster, Tag("[kueue]")] | Annotated[KaiCluster, Tag("[kai]")],
     Discriminator(
         _scheduler_of,
         custom_error_type="scheduler_enum",
-        custom_error_message="scheduler: Input should be 'kueue' or 'kai'",
-        custom_error_context={"expected": "'kueue' or 'kai'"},
+        custom_error_message=f"scheduler: Input should be {_KEYS}",
+        custom_error_context={"expected": _KEYS},
     ),
     _SchemaByScheduler(),
 ]
