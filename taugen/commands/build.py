@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from taugen.compile.cluster import cluster_backend, cluster_manifests
+from taugen.compile.cluster import cluster_manifests
 from taugen.compile.decorate import decorate
 from taugen.compile.digest import catalog_digest
 from taugen.compile.gitops.tree import gitops_manifests, shard_folders
@@ -28,6 +28,7 @@ from taugen.models.project import Cluster
 from taugen.names import GITOPS_FOLDERS
 from taugen.progress import Progress, silent
 from taugen.resolve.rules import RuleSet
+from taugen.schedulers.registry import scheduler_of
 from taugen.validate.crd import crd_files
 from taugen.validate.gate import check_tree
 from taugen.write.cache import Request, lookup, store
@@ -195,8 +196,9 @@ def _compile(
     previous = state.lock.clusters.get(cluster.name)
     sharing = recorded_sharing(resolved, previous, quotas, allow_decrease)
     digest = catalog_digest(resolved, profiles, quotas)
-    manifests = cluster_manifests(cluster, resolved, quotas, profiles, digest, guarantees, view.manager)
-    objects = emit_objects(decorate(manifests, cluster_backend(cluster)))
+    backend = scheduler_of(cluster.scheduler)
+    manifests = cluster_manifests(backend, resolved, quotas, profiles, digest, guarantees, view.manager)
+    objects = emit_objects(decorate(manifests, backend))
     entry = ClusterLock(
         observedAt=resolved.observed_at.astimezone(UTC),
         inputsDigest=digest,

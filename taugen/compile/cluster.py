@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from taugen.compile.admission import admission_policy
-from taugen.compile.backends import BACKENDS
-from taugen.compile.backends.base import Backend
+from taugen.compile.backend import CompileBackend
 from taugen.compile.catalog import catalog
 from taugen.compile.common import priority_classes
 from taugen.compile.fleet import ManagerPlan, multikueue_objects, placed_by_workers, with_admission_check
@@ -16,16 +15,11 @@ from taugen.compile.nodelabels import node_labels
 from taugen.compile.quota import ClassQuota
 from taugen.compile.slot import slot_rule
 from taugen.load.profiles import LoadedProfile
-from taugen.models.project import Cluster
 from taugen.resolve.cluster import ResolvedCluster
 
 
-def cluster_backend(cluster: Cluster) -> Backend:
-    return BACKENDS[cluster.scheduler]
-
-
 def cluster_manifests(
-    cluster: Cluster,
+    backend: CompileBackend,
     resolved: ResolvedCluster,
     quotas: Sequence[ClassQuota],
     profiles: Sequence[LoadedProfile],
@@ -34,8 +28,8 @@ def cluster_manifests(
     manager: ManagerPlan | None = None,
 ) -> list[Manifest]:
     """Every object of out/<cluster>/ before decoration (waves, managed-by: decorate.py).
-    A MultiKueue manager's `quotas` are the fleet's (M2); `manager` adds M1's objects."""
-    backend = cluster_backend(cluster)
+    `backend`: the cluster's scheduler (taugen/schedulers/registry.py). A MultiKueue manager's
+    `quotas` are the fleet's (M2); `manager` adds M1's objects."""
     queues = backend.compile(resolved, quotas, guarantees or Guarantees())
     fleet = [] if manager is None else multikueue_objects(manager.block)
     return [

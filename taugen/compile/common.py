@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from taugen.compile.manifest import Manifest, object_
 
+TOPOLOGY = "taugrid-gpu-topology"  # the scheduler's Topology object (Kueue §3, KAI K1)
 PRIORITY_TIERS = (("taugrid-default", 1000), ("taugrid-priority", 1200))  # R20, R21
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from taugen.compile.backends.base import Backend
+from taugen.compile.backend import CompileBackend
 from taugen.compile.manifest import MANAGED_BY, SYNC_OPTIONS, SYNC_WAVE, Manifest
 
 COMMON_WAVES = {
@@ -26,12 +26,12 @@ COMMON_APIS = ("v1", "scheduling.k8s.io/v1", "nfd.k8s-sigs.io/v1alpha1", "admiss
 SKIP_DRY_RUN = "SkipDryRunOnMissingResource=true"
 
 
-def decorate(manifests: Iterable[Manifest], backend: Backend) -> list[Manifest]:
+def decorate(manifests: Iterable[Manifest], backend: CompileBackend) -> list[Manifest]:
     """Each manifest with the tree-wide label and annotations, in the order given."""
     return [_decorated(manifest, backend) for manifest in manifests]
 
 
-def _decorated(manifest: Manifest, backend: Backend) -> Manifest:
+def _decorated(manifest: Manifest, backend: CompileBackend) -> Manifest:
     obj = manifest.obj
     wave = COMMON_WAVES.get(manifest.kind) if obj["apiVersion"] in COMMON_APIS else None
     annotations = {SYNC_WAVE: wave or backend.wave(manifest)}

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from taugen.compile.backends.kueue_quota import API
+from taugen.api.kueue.common import API_VERSION as API
 from taugen.compile.manifest import Manifest, object_
 from taugen.compile.quota import ClassQuota
 from taugen.errors import Problem

@@ -96,6 +96,9 @@ class Guarantees:
         }
 
 
+NO_GUARANTEES = Guarantees()
+
+
 def plan_guarantees(cluster: Cluster, quotas: Sequence[ClassQuota], doc: Document, index: int) -> Guarantees:
     """Resolve every guarantee of `cluster` (the project's cluster `index`); InputError lists all."""
     problems = ProblemCollector()

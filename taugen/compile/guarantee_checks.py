@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from taugen.compile.quota import ClassQuota
 from taugen.errors import Problem
 from taugen.load.document import Document
-from taugen.models.project import Cluster, Scheduler, Tenant
+from taugen.models.project import Cluster, Tenant
 from taugen.suggest import CLOSE, closest
 
 MAX_QUEUE_NAME = 63  # T2: Kueue copies a ClusterQueue's name into label values
@@ -23,8 +23,8 @@ def check_tenant_fields(cluster: Cluster, doc: Document, index: int) -> list[Pro
     T7: a KAI Queue has a quota and a limit, nothing that says how much it lends."""
     problems = []
     for j, tenant in enumerate(cluster.tenants):
-        if cluster.scheduler == Scheduler.KAI:
-            if tenant.lendingLimit:
+        if not cluster.capabilities.cohorts:  # no tenant queue of its own: T2's fields do not apply
+            if tenant.lendingLimit and not cluster.capabilities.lending_limits:
                 problems.append(
                     doc.at(_at(index, j, "lendingLimit"), key=True).problem(
                         "T7",
@@ -80,7 +80,7 @@ def cohort_queue_name(
     cluster: Cluster, guaranteed: Sequence[tuple[int, Tenant]], doc: Document, index: int
 ) -> list[Problem]:
     """T2: the tenant's ClusterQueue <clusterQueue>-<namespace> is at most 63 characters."""
-    if cluster.scheduler != Scheduler.KUEUE:
+    if not cluster.capabilities.cohorts:
         return []
     problems = []
     for j, tenant in guaranteed:

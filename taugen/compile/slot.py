@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from taugen.api.nfd import KIND, NFD_API
-from taugen.compile.backends.kueue import SLOT
 from taugen.compile.manifest import SYNC_OPTIONS, Manifest, annotate, object_
 from taugen.compile.nodelabels.nfd import SKIP_DRY_RUN
 from taugen.compile.quota import ClassQuota
 
+SLOT = "tau.azure.com/torchrun-host-slot"  # G4: the extended resource a GPU node advertises
 SLOT_RULE = "taugen-torchrun-host-slot"
 SLOT_FILE = "torchrun-host-slot.yaml"
 NVIDIA_VENDOR = "10de"

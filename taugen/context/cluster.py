@@ -21,12 +21,12 @@ from taugen.compile.quota import ClassQuota, plan_quotas
 from taugen.errors import Problem
 from taugen.load.inventory import Inventory
 from taugen.load.project import ClusterInputs, LoadedProject, load_cluster_inputs
-from taugen.lock.history import QuotaHistory, check_total, quota_history
 from taugen.lock.lockfile import LockState
 from taugen.lock.staleness import check_fresh
 from taugen.models.project import Cluster
 from taugen.progress import Progress, silent
 from taugen.resolve.cluster import ResolvedCluster, resolve
+from taugen.schedulers.history import QuotaHistory, check_total, quota_history
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ scheduler-specific in one (issue 33).
 `read_committed` takes a `Committed` (a folder, or `git:REV:PATH`'s revision and path) and gives
 its manifest files; diff compares two of them, and `CompiledTree.of` (context/tree.py) reads a
 cluster's objects from one as from out/<cluster>/. What differs per scheduler (which files hold
-its queues, which kind they are) is `QUEUES`, the one mapping a scheduler registry replaces.
+its queues and flavors) each scheduler says in its `files` (taugen/schedulers/registry.py).
 """
 
 from __future__ import annotations
@@ -12,30 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from taugen.compile.backends.kai import QUEUES_FILE
-from taugen.compile.backends.kueue import QUEUE_FILE
 from taugen.context.revision import MANIFEST_SUFFIXES, revision_files
 from taugen.errors import InputError, Problem
 from taugen.load.document import read_bounded
-from taugen.models.project import Cluster, Scheduler
-
-
-@dataclass(frozen=True)
-class QueueFiles:
-    """Where a scheduler's compiled tree keeps its cluster's queues (R26/R35 read them back)."""
-
-    file: str  # the file of the cluster's own queue
-    kind: str  # the queue object's kind
-
-
-QUEUES: dict[Scheduler, QueueFiles] = {
-    Scheduler.KUEUE: QueueFiles(QUEUE_FILE, "ClusterQueue"),
-    Scheduler.KAI: QueueFiles(QUEUES_FILE, "Queue"),
-}
-
-
-def queue_files(cluster: Cluster) -> QueueFiles:
-    return QUEUES[cluster.scheduler]
 
 
 @dataclass(frozen=True)

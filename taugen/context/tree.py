@@ -21,11 +21,10 @@ from taugen.api.kueue.clusterqueue import ClusterQueue
 from taugen.api.kueue.cohort import Cohort
 from taugen.api.kueue.flavor import ResourceFlavor
 from taugen.api.kueue.queues import LocalQueue
-from taugen.compile.backends.kueue import FLAVORS_FILE
 from taugen.compile.nodelabels.base import NODES_DIR
 from taugen.compile.slot import SLOT_FILE, advertises_slot
 from taugen.context.catalog import Catalog, read_catalog
-from taugen.context.committed import QUEUES, TreeFiles
+from taugen.context.committed import TreeFiles
 from taugen.context.kueue_tree import KueueTree, kueue_tree
 from taugen.context.node_labels import NodeLabels, node_labels
 from taugen.errors import InputError, Problem, Rule
@@ -33,6 +32,7 @@ from taugen.load.compiled import tree_bytes, tree_file
 from taugen.load.document import Document
 from taugen.load.validate import validate
 from taugen.models.project import Scheduler
+from taugen.schedulers.registry import scheduler_of
 
 RULE: Rule = "tree"
 REBUILD = "run `taugen build`: it writes the cluster's tree"
@@ -120,21 +120,21 @@ class CompiledTree:
     def kueue(self, queue: str) -> KueueTree:
         """The ResourceFlavors, the ClusterQueue `queue`, and every ClusterQueue, Cohort and
         LocalQueue of a Kueue tree."""
-        held = QUEUES[Scheduler.KUEUE]  # context/committed.py: where a Kueue tree keeps its queue
-        flavors = self.objects(FLAVORS_FILE, "ResourceFlavor", ResourceFlavor)
-        self.objects(held.file, held.kind, ClusterQueue)  # R32: the queue file must exist
-        queues = self.every(held.kind, ClusterQueue)
+        files = scheduler_of(Scheduler.KUEUE).files
+        flavors = self.objects(files.flavors, "ResourceFlavor", ResourceFlavor)
+        self.objects(files.queues, "ClusterQueue", ClusterQueue)  # R32: the queue file must exist
+        queues = self.every("ClusterQueue", ClusterQueue)
         found = [q for q in queues if q.metadata.name == queue]
         if not found:
-            path = self.folder / held.file
+            path = self.folder / files.queues
             raise InputError([Problem(path, 0, 0, RULE, f"no ClusterQueue {queue} in the tree", REBUILD)])
         cohorts = self.every("Cohort", Cohort)
         return kueue_tree(flavors, found[0], queues, cohorts, self.every("LocalQueue", LocalQueue))
 
     def kai_queues(self) -> dict[str, Queue]:
         """A KAI tree's Queues by name (SPEC §8)."""
-        held = QUEUES[Scheduler.KAI]
-        return {q.metadata.name or "": q for q in self.objects(held.file, held.kind, Queue)}
+        queues = self.objects(scheduler_of(Scheduler.KAI).files.queues, "Queue", Queue)
+        return {q.metadata.name or "": q for q in queues}
 
     def catalog(self) -> Catalog:
         """The committed profile catalog (R30); R32 when the cluster is not built."""

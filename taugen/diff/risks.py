@@ -6,12 +6,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from taugen.diff.changes import FieldChange, ObjectChange
-from taugen.quantity import Quantity, QuantityError
+from taugen.schedulers.registry import schedulers
 
 GPU_CLASS = "tau.azure.com/gpu-class"
 LEVELS = ("tau.azure.com/site", "tau.azure.com/network-domain", "tau.azure.com/accelerator-domain")
-_SLOTS = ("metadata", "annotations", "tau.azure.com/ready-torchrun-host-slots")
-_QUOTA_LIMITS = ("nominalQuota", "borrowingLimit")  # less of either is less to admit with
 _PRIORITY_KINDS = ("PriorityClass", "WorkloadPriorityClass")
 # G6 (issue 32): the fields of an Application template that say what is deployed where, and the
 # fields of a Flux Kustomization that do not (any other field may change what is applied)
@@ -95,7 +93,7 @@ def _field_risks(change: ObjectChange, field: FieldChange, levels: frozenset[str
         yield Risk("priority", "the value changes")
     if kind == "Queue" and path == ("spec", "parentQueue"):
         yield Risk("capacity", "the queue moves to another parent: its share comes from that parent's quota")
-    if _capacity_lost(kind, field):
+    if any(s.capacity_lost(kind, path, field.action, field.old, field.new) for s in schedulers()):
         yield Risk("capacity", "less capacity")
     if kind == "Node" and _labels_touched(field) & (levels | {GPU_CLASS}):
         yield Risk("placement", "the node moves to another class or domain")
@@ -116,38 +114,6 @@ def _redirects(api_version: str, kind: str, field: FieldChange) -> bool:
     if kind == "Kustomization" and api_version.startswith("kustomize.toolkit.fluxcd.io/"):
         return path[:1] == ("spec",) and (len(path) == 1 or path[1] not in _FLUX_TIMING)
     return False
-
-
-def _capacity_lost(kind: str, field: FieldChange) -> bool:
-    path = field.path
-    if kind == "ResourceFlavor" and path == _SLOTS:
-        return field.action == "removed" or _decreased(field)
-    if kind == "Queue" and path[:2] == ("spec", "resources") and path[-1:] in (("quota",), ("limit",)):
-        return field.action == "removed" or _kai_decreased(field)
-    if kind != "ClusterQueue":
-        return False
-    if path[:1] == ("spec",) and "namespaceSelector" in path:
-        return field.action == "removed"  # a tenant no longer admitted
-    if path[:2] != ("spec", "resourceGroups"):
-        return False
-    if field.action == "removed":
-        return path[-1] not in ("borrowingLimit", "lendingLimit")  # without a limit, more to borrow
-    return path[-1] in _QUOTA_LIMITS and _decreased(field)
-
-
-def _decreased(field: FieldChange) -> bool:
-    try:
-        return field.action == "changed" and Quantity.parse(field.new).value < Quantity.parse(field.old).value
-    except (QuantityError, TypeError):
-        return False
-
-
-def _kai_decreased(field: FieldChange) -> bool:
-    """A KAI quota or limit: a number, -1 meaning unlimited (K2)."""
-    old, new = field.old, field.new
-    if field.action != "changed" or not all(isinstance(v, int | float) for v in (old, new)):
-        return False
-    return bool(new >= 0 and (old < 0 or new < old))
 
 
 def _labels_touched(field: FieldChange) -> set[str]:

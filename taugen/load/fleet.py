@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from taugen.errors import Problem
 from taugen.load.document import Document
 from taugen.models.multikueue import MultiKueue
-from taugen.models.project import Cluster, Project, Scheduler
+from taugen.models.project import Cluster, Project
 from taugen.suggest import closest
 
 BLOCK = "multikueue"
@@ -76,7 +76,7 @@ def _unknown(role: str, name: str, index: dict[str, int]) -> tuple[str, str]:
 
 
 def _kueue(doc: Document, cluster: Cluster, i: int, role: str) -> Iterator[Problem]:
-    if cluster.scheduler != Scheduler.KUEUE:
+    if not cluster.capabilities.multikueue:
         yield doc.at(["clusters", i, "scheduler"]).problem(
             "M3",
             f"{role} {cluster.name} is scheduled by {cluster.scheduler}: it has no LocalQueues and no "

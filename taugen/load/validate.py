@@ -104,5 +104,8 @@ def _deref(root: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
             node = root["$defs"][node["$ref"].rsplit("/", 1)[-1]]
         elif "anyOf" in node:
             node = next((n for n in node["anyOf"] if n.get("type") != "null"), {})
+        elif "if" in node:  # a cluster entry per scheduler (models/project.py): every variant's keys
+            variants = [_deref(root, node["then"]), _deref(root, node["else"])]
+            node = {"properties": {k: v for n in variants for k, v in n.get("properties", {}).items()}}
         else:
             return node

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Annotated, Literal, Self
+from typing import Annotated, Any, ClassVar, Literal, Self
 
-from pydantic import BeforeValidator, Field, StrictBool, StrictInt, model_validator
+from pydantic import (
+    BeforeValidator,
+    Discriminator,
+    Field,
+    GetJsonSchemaHandler,
+    StrictBool,
+    StrictInt,
+    Tag,
+    model_validator,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
 
 from taugen.models.base import (
     API_VERSION,
@@ -49,18 +61,25 @@ def _site(value: object) -> object:
     return value
 
 
-class Scheduler(StrEnum):
+class Scheduler(StrEnum):  # the closed key of taugen/schedulers/registry.py: one per package
     KUEUE = "kueue"
     KAI = "kai"
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a cluster's scheduler supports, read where the project is checked and compiled."""
+
+    cohorts: bool  # a guaranteed tenant gets its own queue in the cluster's cohort (T2)
+    lending_limits: bool  # a tenant's lendingLimit can be expressed (T2; KAI cannot, T7)
+    slices: bool  # policy.slice and a JobSet job's own topology or slice (S3, K6)
+    multikueue: bool  # a MultiKueue manager or worker (M3)
+    queue_health: bool  # Flux health checks on its queue kinds (G6)
 
 
 class Tenant(StrictModel):
     namespace: DNSLabel = Field(description="Namespace that may submit work (gets a LocalQueue)")
     localQueue: QueueName = "taugrid"
-    gpuQuota: Count = Field(
-        default=0,
-        description="scheduler kai: the leaf Queue's deserved GPUs, class-less (K2, T7)",
-    )
     weight: Count = Field(
         default=1,
         description="Fair-sharing weight: the tenant ClusterQueue's fairSharing.weight (T2), "
@@ -81,6 +100,13 @@ class Tenant(StrictModel):
         "absent: all of them (T2)",
     )
 
+
+class KaiTenant(Tenant):
+    gpuQuota: Count = Field(
+        default=0,
+        description="scheduler kai: the leaf Queue's deserved GPUs, class-less (K2, T7)",
+    )
+
     @model_validator(mode="after")
     def _one_quota_form(self) -> Self:
         """T7: gpuQuota is the class-less form of a guarantee; both at once say two things."""
@@ -93,16 +119,16 @@ class Tenant(StrictModel):
         return self
 
 
-class Cluster(StrictModel):
+class ClusterBase(StrictModel):
+    """What every scheduler's cluster entry has; `KueueCluster` and `KaiCluster` add the rest."""
+
     name: DNSLabel = Field(description="Names the output folder out/<name>/")
     inventory: Annotated[ProjectPath, Field(description="ClusterInventory or kubectl NodeList file")]
     rules: list[ProjectPath] = Field(default_factory=list, description="Files holding extraNodeLabelRules")
     clusterQueue: DNSSubdomain = "taugrid"
-    tenants: list[Tenant] = Field(min_length=1)
     maxInventoryAge: Duration | None = Field(
         default=None, description="An older inventory observedAt fails closed (R31)"
     )
-    scheduler: Scheduler = Field(default=Scheduler.KUEUE, description="kueue (SPEC §3) or kai (SPEC §8)")
     nodeLabels: Literal["node", "nfd"] = Field(
         default="node",
         description="node: partial Nodes (R29); nfd: node-feature-discovery NodeFeatureRules, same labels",
@@ -110,12 +136,6 @@ class Cluster(StrictModel):
     shardSize: Annotated[StrictInt, Field(ge=1, le=MAX_SHARD_SIZE)] = Field(
         default=DEFAULT_SHARD_SIZE,
         description="G1: at most this many node-label objects per shard (out/<name>/nodes/<shard>/)",
-    )
-    queueLabelKey: LabelKey = Field(
-        default=KAI_QUEUE_LABEL, description="scheduler kai: the pod label naming the queue (K4)"
-    )
-    grove: StrictBool = Field(
-        default=False, description="scheduler kai: also emit Grove's ClusterTopologyBinding (§8)"
     )
     site: Annotated[str, BeforeValidator(_site)] | None = Field(
         default=None, description="R41: the site of nodes neither they nor the inventory place"
@@ -128,22 +148,90 @@ class Cluster(StrictModel):
         description="R39: the taints the GPU nodes carry (default sku=gpu:NoSchedule, R24)",
     )
 
-    @model_validator(mode="after")
-    def _kai_fields_need_kai(self) -> Self:
+
+KAI_FIELDS = ("queueLabelKey", "grove")
+
+
+class KueueCluster(ClusterBase):
+    capabilities: ClassVar[Capabilities] = Capabilities(
+        cohorts=True, lending_limits=True, slices=True, multikueue=True, queue_health=True
+    )
+    tenants: list[Tenant] = Field(min_length=1)
+    scheduler: Literal[Scheduler.KUEUE] = Field(
+        default=Scheduler.KUEUE, description="kueue (SPEC §3, the default) or kai (SPEC §8)"
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _kai_fields_need_kai(cls, data: Any) -> Any:
         """gpuQuota, queueLabelKey and grove mean nothing to Kueue: refuse, not ignore (K2).
         weight is a Kueue fair-sharing weight of a guaranteed tenant's ClusterQueue (T2, T7); what
         needs a guarantee is checked where the file's lines are known (compile/guarantee_checks.py)."""
-        if self.scheduler == Scheduler.KAI:
-            return self
-        used = sorted({f for t in self.tenants for f in t.model_fields_set & {"gpuQuota"}})
-        used += sorted(self.model_fields_set & {"queueLabelKey", "grove"})
+        if not isinstance(data, dict):
+            return data
+        tenants = data.get("tenants")
+        listed = tenants if isinstance(tenants, list) else []
+        used = ["gpuQuota"] if any(isinstance(t, dict) and "gpuQuota" in t for t in listed) else []
+        used += sorted(f for f in KAI_FIELDS if f in data)
         if used:
             raise invalid(
-                f"cluster {self.name} sets {', '.join(used)}, which only scheduler kai reads",
+                f"cluster {data.get('name')} sets {', '.join(used)}, which only scheduler kai reads",
                 "add `scheduler: kai` to the cluster, or remove them",
                 rule="K2",
             )
-        return self
+        return data
+
+
+class KaiCluster(ClusterBase):
+    capabilities: ClassVar[Capabilities] = Capabilities(
+        cohorts=False, lending_limits=False, slices=False, multikueue=False, queue_health=False
+    )
+    tenants: list[KaiTenant] = Field(min_length=1)
+    scheduler: Literal[Scheduler.KAI] = Field(description="kai (SPEC §8)")
+    queueLabelKey: LabelKey = Field(
+        default=KAI_QUEUE_LABEL, description="scheduler kai: the pod label naming the queue (K4)"
+    )
+    grove: StrictBool = Field(
+        default=False, description="scheduler kai: also emit Grove's ClusterTopologyBinding (§8)"
+    )
+
+
+def _scheduler_of(value: Any) -> str | None:
+    """The variant's tag: `scheduler`, kueue when omitted; None (an error) for an unknown one."""
+    found = value.get("scheduler", "kueue") if isinstance(value, dict) else getattr(value, "scheduler", None)
+    return f"[{found}]" if found in tuple(Scheduler) else None
+
+
+class _SchemaByScheduler:
+    """The JSON Schema of the union: if `scheduler: kai` then KAI's entry, ..., else Kueue's (the
+    default). Unlike a oneOf, a validator then reports the chosen variant's own errors."""
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        default, *others = handler(schema)["oneOf"]  # in the order of the union, the default first
+        found: JsonSchemaValue = default
+        for key, variant in reversed(list(zip(list(Scheduler)[1:], others, strict=True))):
+            choose = {"properties": {"scheduler": {"const": key.value}}, "required": ["scheduler"]}
+            found = {"if": choose, "then": variant, "else": found}
+        return found
+
+
+_KEYS = " or ".join(repr(key.value) for key in Scheduler)
+
+# The union lists the variants in the order of Scheduler, the default (kueue) first. The tags carry
+# brackets: load/validate.py drops a union's tag from an error's path as it does pydantic's other
+# markers, so a position stays the key's in taugen.yaml.
+Cluster = Annotated[
+    Annotated[KueueCluster, Tag("[kueue]")] | Annotated[KaiCluster, Tag("[kai]")],
+    Discriminator(
+        _scheduler_of,
+        custom_error_type="scheduler_enum",
+        custom_error_message=f"scheduler: Input should be {_KEYS}",
+        custom_error_context={"expected": _KEYS},
+    ),
+    _SchemaByScheduler(),
+]
 
 
 class Project(StrictModel):

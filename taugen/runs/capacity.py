@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from taugen.compile.backends.kueue import SLOT
+from taugen.compile.slot import SLOT
 from taugen.quantity import Quantity
 from taugen.resolve.cluster import ResolvedNode
 from taugen.resolve.domains import hostname_of

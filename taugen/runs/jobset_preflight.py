@@ -11,10 +11,10 @@ from dataclasses import replace
 from taugen.quantity import Quantity
 from taugen.resolve.cluster import ResolvedNode
 from taugen.runs.capacity import PODS, domains, pods_per_node
-from taugen.runs.checks import Check
 from taugen.runs.node_filters import node_filter
 from taugen.runs.podsets import PodSet
 from taugen.runs.resolution import RunContext
+from taugen.schedulers.protocol import Check
 
 Free = dict[str, dict[str, Quantity]]  # node -> what is left of its allocatable
 

@@ -7,13 +7,15 @@ from __future__ import annotations
 from taugen.errors import Problem
 from taugen.load.inventory import GPU
 from taugen.models.profile import Policy, Topology
+from taugen.models.project import Scheduler
 from taugen.models.run import SLICE_ORDER, Workload
 from taugen.resolve.labels import LEVELS
 from taugen.runs.load import LoadedRun
 from taugen.runs.podsets import PodSet, pod_sets
+from taugen.schedulers.registry import scheduler_of
 
 
-def jobset_problems(loaded: LoadedRun, policy: Policy, scheduler: str) -> list[Problem]:
+def jobset_problems(loaded: LoadedRun, policy: Policy, scheduler: Scheduler) -> list[Problem]:
     if loaded.run.workload != Workload.JOBSET:
         return []
     sets = pod_sets(loaded.run, policy)
@@ -25,7 +27,7 @@ def jobset_problems(loaded: LoadedRun, policy: Policy, scheduler: str) -> list[P
     return found
 
 
-def _pod_set(loaded: LoadedRun, found: PodSet, scheduler: str) -> list[Problem | None]:
+def _pod_set(loaded: LoadedRun, found: PodSet, scheduler: Scheduler) -> list[Problem | None]:
     return [
         _gpus(loaded, found),
         _kai(loaded, found, scheduler),
@@ -48,10 +50,10 @@ def _gpus(loaded: LoadedRun, found: PodSet) -> Problem | None:
     return where.problem("§7", message, "choose a profile with a gpu_class, or set policy.gpu_class")
 
 
-def _kai(loaded: LoadedRun, found: PodSet, scheduler: str) -> Problem | None:
+def _kai(loaded: LoadedRun, found: PodSet, scheduler: Scheduler) -> Problem | None:
     job = loaded.run.job_list()[found.index]
     key = "topology" if job.topology is not None else "slice" if job.slice is not None else None
-    if scheduler == "kueue" or key is None:
+    if scheduler_of(scheduler).capabilities.slices or key is None:
         return None
     hint = f"remove jobs[{found.index}].{key}: KAI places every replicatedJob by the run's policy (K4)"
     message = f"job {found.name}: a per-job {key} is Kueue's (one TAS request per pod set), not KAI's"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from taugen.compile.backends.kueue import SLOT
+from taugen.compile.slot import SLOT
 from taugen.errors import Problem
 from taugen.models.profile import Topology
 from taugen.resolve.labels import INFINIBAND, NETWORK_DOMAIN

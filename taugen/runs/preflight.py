@@ -12,21 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from taugen.compile.backends.kueue import CPU_FLAVOR
 from taugen.compile.slot import no_slot_reason
-from taugen.context.kueue_tree import CompiledQueue, Flavor, KueueTree
-from taugen.models.platform import DEFAULT_GPU_TAINTS, taint_text
 from taugen.quantity import Quantity
-from taugen.resolve.labels import GPU_CLASS
 from taugen.runs.capacity import Domain
-from taugen.runs.checks import Check, Placeable, SchedulerChecks
-from taugen.runs.cohort import queue_of, sim_cohorts, sim_queues
 from taugen.runs.jobset_preflight import fit_pod_sets
-from taugen.runs.kai_preflight import kai_checks
-from taugen.runs.quota import QuotaTree, potential
 from taugen.runs.resolution import RunContext
 from taugen.runs.topology import TopologyFit, fit_topology
-from taugen.runs.units import quantity, units
+from taugen.schedulers.protocol import Check
+from taugen.schedulers.registry import scheduler_of
 
 
 @dataclass(frozen=True)
@@ -48,7 +41,7 @@ class Preflight:
 
 def preflight(context: RunContext) -> Preflight:
     request = context.request
-    placeable = SCHEDULER_CHECKS[context.state.cluster.scheduler](context, request)
+    placeable = scheduler_of(context.state.cluster.scheduler).preflight(context, request)
     checks = [_profile(context), *placeable.checks]
     if not placeable.go_on or context.policy.gpu_class is None:
         return Preflight(context, tuple(checks), request)
@@ -61,82 +54,8 @@ def preflight(context: RunContext) -> Preflight:
     return Preflight(context, tuple(checks), request, fit.domain, fit.wider)
 
 
-def _kueue(context: RunContext, request: dict[str, Quantity]) -> Placeable:
-    """§7: a flavor matching the class on its gpu-class label alone; nominal quota covers the run."""
-    state = context.state
-    tree = state.tree.kueue(state.cluster.clusterQueue)
-    queue = queue_of(tree, context)
-    flavor, check = _flavor(context, tree, queue)
-    if flavor is None:
-        return Placeable([check], go_on=False)
-    return Placeable([check, _quota(context, tree, queue, flavor, request)], go_on=True)
-
-
-SCHEDULER_CHECKS: dict[str, SchedulerChecks] = {"kueue": _kueue, "kai": kai_checks}
-
-
 def _profile(context: RunContext) -> Check:
     cluster = context.state.cluster.name
     if context.not_ready is None:
         return Check("profile", True, f"{context.entry.name} is ready in cluster {cluster}")
     return Check("profile", False, f"{context.entry.name} is not ready: {context.not_ready}")
-
-
-def _flavor(context: RunContext, tree: KueueTree, queue: CompiledQueue) -> tuple[Flavor | None, Check]:
-    gpu_class = context.policy.gpu_class
-    if gpu_class is None:
-        cpu = next((f for f in tree.flavors if f.name == CPU_FLAVOR), None)
-        if cpu is None:
-            return None, Check("flavor", False, f"no ResourceFlavor {CPU_FLAVOR} for CPU-only work (R23)")
-        return cpu, Check("flavor", True, f"{CPU_FLAVOR} (CPU-only: not topology-aware, R23)")
-    matching = [f for f in tree.flavors if f.node_labels.get(GPU_CLASS) == gpu_class]
-    if not matching:
-        return None, Check("flavor", False, f"no ResourceFlavor has nodeLabels {GPU_CLASS}={gpu_class}")
-    queued = [f for f in matching if queue.flavor(f.name) is not None]
-    chosen = (queued or matching)[0]
-    taints = context.state.cluster.gpuNodeTaints
-    tolerated = (
-        "" if tuple(taints) == DEFAULT_GPU_TAINTS else f", tolerating {', '.join(map(taint_text, taints))}"
-    )
-    return chosen, Check("flavor", True, f"{chosen.name} (nodeLabels {GPU_CLASS}={gpu_class}{tolerated})")
-
-
-def _quota(
-    context: RunContext, tree: KueueTree, queue: CompiledQueue, flavor: Flavor, request: dict[str, Quantity]
-) -> Check:
-    quota = queue.flavor(flavor.name)
-    if quota is None:
-        return Check("quota", False, f"flavor {flavor.name} is not in ClusterQueue {queue.name}")
-    # T8: in a cohort the queue may use what the others lend, within its borrowing limit: Kueue's
-    # potentialAvailable, what it could use with nothing else admitted
-    node = QuotaTree.of(sim_queues(tree), sim_cohorts(tree)).queues[queue.name] if queue.cohort else None
-    order = {r: i for i, r in enumerate(queue.covered)}
-    parts, short = [], []
-    asked = {*request, *(context.leader_request or {})}
-    if context.jobset:  # K6: the sum over the pod sets
-        asked = {r for p in context.pod_sets for r in p.request}
-    for resource in sorted(asked, key=lambda r: (order.get(r, len(order)), r)):
-        wanted = context.total_of(resource)
-        if resource not in order:
-            short.append(f"{resource} is not covered by the ClusterQueue")
-            continue
-        nominal = quota.nominal.get(resource, Quantity.parse(0))
-        if node is None:
-            parts.append(f"{resource} {wanted} of {nominal}")
-            if wanted.value > nominal.value:
-                lacks = Quantity(wanted.value - nominal.value, wanted.format)
-                short.append(f"{resource} {wanted} exceeds the nominal quota {nominal} (lacks {lacks})")
-            continue
-        need, most = units(resource, wanted), potential(node, (flavor.name, resource))
-        usable = quantity(resource, most, nominal)
-        parts.append(f"{resource} {wanted} of {usable} ({nominal} nominal)")
-        if need > most:
-            short.append(
-                f"{resource} {wanted} exceeds the {usable} it could use with the cohort idle "
-                f"({nominal} nominal; lacks {quantity(resource, need - most, nominal)})"
-            )
-    cohort = f" (cohort {queue.cohort})" if queue.cohort else ""
-    where = f"ClusterQueue {queue.name}{cohort}, flavor {flavor.name}"
-    if short:
-        return Check("quota", False, f"{where}: {'; '.join(short)}")
-    return Check("quota", True, f"{where}: {', '.join(parts)}")

@@ -10,9 +10,9 @@ from taugen.models.run import Workload
 from taugen.runs.capacity import Domain
 from taugen.runs.preflight import Preflight
 from taugen.runs.resolution import RunContext
+from taugen.schedulers.registry import scheduler_of
 
 FORMATS = REPORT_FORMATS
-SCHEDULERS = {"kueue": "Kueue", "kai": "KAI Scheduler"}
 EPILOGUE = {
     True: "eligible: {scheduler} can admit the run once the capacity it needs is free; nothing is "
     "reserved before admission",
@@ -33,7 +33,9 @@ def as_text(result: Preflight) -> str:
         else f"  request   {_pod_sets(context)}",
     ]
     lines += [f"  {'ok  ' if c.ok else 'FAIL'}  {c.id:<9} {c.message}" for c in result.checks]
-    lines.append(EPILOGUE[result.eligible].format(scheduler=SCHEDULERS[context.state.cluster.scheduler]))
+    lines.append(
+        EPILOGUE[result.eligible].format(scheduler=scheduler_of(context.state.cluster.scheduler).display_name)
+    )
     return "\n".join(lines) + "\n"
 
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from taugen.compile.backends.kueue import SLOT
 from taugen.compile.catalog import LEVEL_OF, PREFERRED_LEVEL_OF
+from taugen.compile.slot import SLOT
 from taugen.context.catalog import CatalogEntry
 from taugen.context.session import ProjectContext, open_project
 from taugen.errors import InputError, Problem

@@ -8,10 +8,12 @@ from taugen.compile.catalog import LEVEL_OF, PREFERRED_LEVEL_OF
 from taugen.errors import InputError, Problem
 from taugen.load.inventory import GPU
 from taugen.models.profile import Policy, Topology
+from taugen.models.project import Scheduler
 from taugen.models.run import SLICE_ORDER, Launcher, SliceLevel, Workload
 from taugen.resolve.labels import LEVELS
 from taugen.runs.jobset_shape import jobset_problems
 from taugen.runs.load import LoadedRun
+from taugen.schedulers.registry import scheduler_of
 
 
 def is_multi_node(loaded: LoadedRun) -> bool:
@@ -22,7 +24,7 @@ def is_multi_node(loaded: LoadedRun) -> bool:
 Check = Callable[[LoadedRun, Policy], Problem | None]
 
 
-def check_shape(loaded: LoadedRun, policy: Policy, scheduler: str = "kueue") -> None:
+def check_shape(loaded: LoadedRun, policy: Policy, scheduler: Scheduler = Scheduler.KUEUE) -> None:
     checks: tuple[Check, ...] = (
         _gpus_without_class,
         _class_without_gpus,
@@ -34,7 +36,7 @@ def check_shape(loaded: LoadedRun, policy: Policy, scheduler: str = "kueue") -> 
         checks = (_cpu_topology,)  # the rest per pod set: jobset_shape.py
     problems = [p for check in checks if (p := check(loaded, policy)) is not None]
     problems += jobset_problems(loaded, policy, scheduler)
-    if loaded.run.policy.slice is not None and scheduler != "kueue":
+    if loaded.run.policy.slice is not None and not scheduler_of(scheduler).capabilities.slices:
         where = loaded.doc.at(["policy", "slice"])
         hint = "remove policy.slice: a KAI PodGroup keeps to its topology level as a whole (K4)"
         problems.append(where.problem("S3", "policy.slice is Kueue's (podset-slice-*): not for KAI", hint))

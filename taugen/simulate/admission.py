@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from taugen.runs.quota import Node, QuotaTree, available, potential
-from taugen.runs.quota_model import FlavorResource
-from taugen.runs.units import shown
+from taugen.schedulers.kueue.quota import Node, QuotaTree, available, potential
+from taugen.schedulers.kueue.quota_model import FlavorResource
+from taugen.schedulers.kueue.units import shown
 from taugen.simulate.model import SimRun
 
 

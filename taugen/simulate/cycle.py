@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from taugen.runs.quota import QuotaTree, Usage
+from taugen.schedulers.kueue.quota import QuotaTree, Usage
 from taugen.simulate.admission import Short, borrow_height, usage_of
 from taugen.simulate.model import RunResult, SimRun
 

@@ -6,9 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from taugen.api.kueue.flavor import Toleration as FlavorToleration
-from taugen.compile.backends.kueue import CPU_FLAVOR, SLOT, TOPOLOGY
-from taugen.compile.common import PRIORITY_TIERS
-from taugen.compile.slot import no_slot_reason
+from taugen.compile.common import PRIORITY_TIERS, TOPOLOGY
+from taugen.compile.slot import SLOT, no_slot_reason
 from taugen.context.kueue_tree import CompiledQueue, KueueTree
 from taugen.context.node_labels import NodeLabels
 from taugen.errors import InputError, Problem
@@ -18,12 +17,13 @@ from taugen.models.workloads import RunningPod as RunningPodDoc
 from taugen.resolve.cluster import ResolvedNode
 from taugen.resolve.domains import hostname_of
 from taugen.resolve.labels import GPU_CLASS, LEVELS
-from taugen.runs.cohort import queue_of, sim_cohorts, sim_queues
 from taugen.runs.node_filters import node_labels, node_taints, run_affinity, run_tolerations, toleration
 from taugen.runs.podsets import PodSet
 from taugen.runs.resolution import RunContext
 from taugen.runs.state import ClusterState
-from taugen.runs.units import as_units
+from taugen.schedulers.kueue.compiled import queue_of, sim_cohorts, sim_queues
+from taugen.schedulers.kueue.flavors import CPU_FLAVOR
+from taugen.schedulers.kueue.units import as_units
 from taugen.simulate.model import RunningPod, SimFlavor, SimInput, SimNode, SimPodSet, SimRun
 from taugen.simulate.request import Mode, SliceLayer
 from taugen.simulate.tree import Toleration

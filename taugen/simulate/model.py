@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from taugen.models.node_filters import NodeRequirement, affinity_matches
-from taugen.runs.quota_model import Quota, SimCohort, SimQueue
+from taugen.schedulers.kueue.quota_model import Quota, SimCohort, SimQueue
 from taugen.simulate.request import Mode, PodRequest, SliceLayer
 from taugen.simulate.tree import DomainPath, Resources, Taint, Toleration, untolerated
 

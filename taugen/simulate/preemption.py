@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from taugen.runs.quota import Node, QuotaTree, Usage, available
-from taugen.runs.quota_model import FlavorResource
+from taugen.schedulers.kueue.quota import Node, QuotaTree, Usage, available
+from taugen.schedulers.kueue.quota_model import FlavorResource
 from taugen.simulate.model import Victim
 
 Variant = Literal["InClusterQueue", "InCohortReclamation", "InCohortReclaimWhileBorrowing"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from taugen.runs.quota import QuotaTree
+from taugen.schedulers.kueue.quota import QuotaTree
 from taugen.simulate.admission import usage_of
 from taugen.simulate.model import SimInput, SimNode, SimRun
 from taugen.simulate.preemption import Holder

@@ -10,8 +10,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
-from taugen.api.kai import KAI_TOPOLOGY_API, QUEUE_API
-from taugen.compile.backends.kai import RESERVED_QUEUES
+from taugen.api.kai import KAI_TOPOLOGY_API, QUEUE_API, RESERVED_QUEUES
 from taugen.compile.nodelabels.base import NODES_DIR
 from taugen.resolve.labels import GPU_CLASS, HOSTNAME
 from taugen.validate.findings import Finding, finding

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from taugen.compile.backends.kueue import CPU_FLAVOR
 from taugen.runs.render import manifests
+from taugen.schedulers.kueue.compile import CPU_FLAVOR
 from taugen.simulate.model import RunResult, SimRun
 from taugen.simulate.project import Setup, Simulation
 from taugen.simulate.workloads import resolve_runs

@@ -11,8 +11,8 @@ from typing import Any
 import yaml
 
 from taugen.quantity import Quantity
-from taugen.runs.quota_model import Preemption, Quota, SimCohort, SimQueue
-from taugen.runs.units import as_units, units
+from taugen.schedulers.kueue.quota_model import Preemption, Quota, SimCohort, SimQueue
+from taugen.schedulers.kueue.units import as_units, units
 from taugen.simulate.engine import simulate
 from taugen.simulate.model import SimFlavor, SimInput, SimRun
 

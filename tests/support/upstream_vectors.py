@@ -12,7 +12,7 @@ import yaml
 
 from taugen.models.node_filters import NodeRequirement
 from taugen.quantity import Quantity
-from taugen.runs.units import units
+from taugen.schedulers.kueue.units import units
 from taugen.simulate.request import Mode, PodRequest, SliceLayer
 from taugen.simulate.tas import Assignment, Placed, find_assignment
 from taugen.simulate.tree import DomainPath, Taint, TasNode, TasTree, Toleration, build_tree

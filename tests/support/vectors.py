@@ -10,7 +10,7 @@ from typing import Any
 import yaml
 
 from taugen.quantity import Quantity
-from taugen.runs.units import units
+from taugen.schedulers.kueue.units import units
 from taugen.simulate.request import PodRequest
 from taugen.simulate.tas import Assignment, find_assignment
 from taugen.simulate.tree import HOSTNAME, DomainPath, Taint, TasNode, build_tree

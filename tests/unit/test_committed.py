@@ -1,5 +1,5 @@
-"""Issue 33: one reader of committed trees, a folder or a Git revision, and one place that says
-what is scheduler-specific in one (context/committed.py's QUEUES)."""
+"""Issue 33: one reader of committed trees, a folder or a Git revision; what is scheduler-specific
+in one each scheduler says in its `files` (taugen/schedulers/registry.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from taugen.compile.backends.kai import QUEUES_FILE
-from taugen.compile.backends.kueue import QUEUE_FILE
-from taugen.context.committed import QUEUES, Committed, QueueFiles, read_committed
+from taugen.context.committed import Committed, read_committed
 from taugen.context.tree import CompiledTree
 from taugen.errors import InputError
 from taugen.models.project import Scheduler
+from taugen.schedulers.protocol import Files
+from taugen.schedulers.registry import scheduler_of
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -32,10 +32,10 @@ def _commit(tmp_path: Path) -> Path:
 
 
 def test_every_scheduler_says_where_its_queues_are() -> None:
-    assert {
-        Scheduler.KUEUE: QueueFiles(QUEUE_FILE, "ClusterQueue"),
-        Scheduler.KAI: QueueFiles(QUEUES_FILE, "Queue"),
-    } == QUEUES
+    assert {s: scheduler_of(s).files for s in Scheduler} == {
+        Scheduler.KUEUE: Files(queues="clusterqueue.yaml", flavors="resourceflavors.yaml"),
+        Scheduler.KAI: Files(queues="queues.yaml"),
+    }
 
 
 def test_a_revision_reads_as_the_folder_it_was_committed_from(tmp_path: Path) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import copy
 
-from taugen.compile.backends.kueue import KueueBackend
 from taugen.compile.decorate import SKIP_DRY_RUN, decorate
 from taugen.compile.manifest import MANAGED_BY, SYNC_OPTIONS, SYNC_WAVE, Manifest, object_
+from taugen.schedulers.kueue import Kueue
 
 MANIFESTS = (
     Manifest("priority-classes.yaml", object_("scheduling.k8s.io/v1", "PriorityClass", "p", value=1)),
@@ -17,7 +17,7 @@ MANIFESTS = (
 
 def test_decorate_returns_new_manifests_and_leaves_its_input_as_it_was() -> None:
     before = copy.deepcopy(MANIFESTS)
-    out = decorate(MANIFESTS, KueueBackend())
+    out = decorate(MANIFESTS, Kueue())
     assert before == MANIFESTS
     assert [m.file for m in out] == [m.file for m in MANIFESTS]
     priority, queue = (m.obj["metadata"] for m in out)
@@ -28,5 +28,5 @@ def test_decorate_returns_new_manifests_and_leaves_its_input_as_it_was() -> None
 
 def test_decorate_takes_a_generator() -> None:
     """The in-place version consumed a generator and returned []."""
-    assert decorate((m for m in MANIFESTS), KueueBackend()) == decorate(MANIFESTS, KueueBackend())
-    assert len(decorate((m for m in MANIFESTS), KueueBackend())) == 2
+    assert decorate((m for m in MANIFESTS), Kueue()) == decorate(MANIFESTS, Kueue())
+    assert len(decorate((m for m in MANIFESTS), Kueue())) == 2

@@ -9,14 +9,16 @@ from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from taugen.api.kai import SCHEMA_DIR, kai_schema_files
-from taugen.models.project import Cluster, Scheduler
+from taugen.models.project import Cluster, KaiCluster, KueueCluster, Scheduler
 from taugen.models.run import Run, Workload
 from tests.conftest import Run as CliRun
 from tests.support.helpers import write_project
 from tests.support.runs import run_doc
+
+CLUSTER: TypeAdapter[Cluster] = TypeAdapter(Cluster)
 
 
 def cluster(**fields: Any) -> dict[str, Any]:
@@ -24,7 +26,8 @@ def cluster(**fields: Any) -> dict[str, Any]:
 
 
 def test_kai_cluster_defaults() -> None:
-    found = Cluster.model_validate(cluster(scheduler="kai"))
+    found = CLUSTER.validate_python(cluster(scheduler="kai"))
+    assert isinstance(found, KaiCluster)
     assert (found.scheduler, found.queueLabelKey, found.grove) == (
         Scheduler.KAI,
         "kai.scheduler/queue",
@@ -44,13 +47,23 @@ def test_kai_cluster_defaults() -> None:
 )
 def test_kai_fields_on_a_kueue_cluster_are_refused(fields: dict[str, Any], named: str) -> None:
     with pytest.raises(ValidationError) as err:
-        Cluster.model_validate(cluster(**fields))
+        CLUSTER.validate_python(cluster(**fields))
     assert err.value.errors()[0]["msg"] == f"cluster c1 sets {named}, which only scheduler kai reads"
+
+
+def test_the_scheduler_picks_the_cluster_model() -> None:
+    """Issue 33: the cluster entry is a union discriminated by `scheduler`, kueue when omitted."""
+    assert type(CLUSTER.validate_python(cluster())) is KueueCluster
+    assert type(CLUSTER.validate_python(cluster(scheduler="kueue"))) is KueueCluster
+    assert type(CLUSTER.validate_python(cluster(scheduler="kai"))) is KaiCluster
+    with pytest.raises(ValidationError) as err:
+        CLUSTER.validate_python(cluster(scheduler="volcano"))
+    assert err.value.errors()[0]["msg"] == "scheduler: Input should be 'kueue' or 'kai'"
 
 
 def test_a_bad_queue_label_key_is_refused() -> None:
     with pytest.raises(ValidationError, match="is not a label key"):
-        Cluster.model_validate(cluster(scheduler="kai", queueLabelKey="run ai/queue"))
+        CLUSTER.validate_python(cluster(scheduler="kai", queueLabelKey="run ai/queue"))
 
 
 def test_build_refuses_kai_fields_on_kueue_with_a_position(tmp_path: Path, run: CliRun) -> None:

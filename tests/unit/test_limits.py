@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from benchmarks.generate import generate
-from taugen.compile.backends.kueue import KueueBackend
 from taugen.compile.quota import ClassQuota
 from taugen.errors import InputError, Problem
 from taugen.load import limits
 from taugen.load.document import load_documents, parse_documents
+from taugen.schedulers.kueue import Kueue
 from taugen.write.journal import read_files
 from tests.support.helpers import gpu_node, inventory, rules, snapshot
 from tests.support.unit import (
@@ -41,7 +41,7 @@ def test_64_flavors_including_cpu_is_the_limit(tmp_path: Path) -> None:
     """§3: at most 64 flavors in the group, the CPU flavor included: 63 GPU classes compile."""
     cluster = resolve_project(write_project(tmp_path))
     quotas = [ClassQuota(f"g{i:02d}-80gb", 8, 8, 1, 1) for i in range(63)]
-    manifests = KueueBackend().compile(cluster, quotas)
+    manifests = Kueue().compile(cluster, quotas)
     (queue,) = [m.obj for m in manifests if m.kind == "ClusterQueue"]
     flavors = queue["spec"]["resourceGroups"][0]["flavors"]
     assert [f["name"] for f in flavors] == ["taugrid-default-cpu"] + [
@@ -51,7 +51,7 @@ def test_64_flavors_including_cpu_is_the_limit(tmp_path: Path) -> None:
     assert len(gpu_flavors) == 63
     assert all(len(f["spec"]["nodeLabels"]) <= 8 and len(f["spec"]["nodeTaints"]) <= 8 for f in gpu_flavors)
     over = [*quotas, ClassQuota("zz-80gb", 8, 8, 1, 1)]
-    problems = problems_of(lambda: KueueBackend().compile(cluster, over))
+    problems = problems_of(lambda: Kueue().compile(cluster, over))
     assert rules_of(problems) == ["limits"]
 
 

@@ -21,7 +21,7 @@ from taugen.compile.nodelabels.nfd import NfdBackend
 from taugen.compile.nodelabels.node import NodeBackend
 from taugen.errors import InputError
 from taugen.load.project import load_cluster_inputs, load_project
-from taugen.models.project import Cluster
+from taugen.models.project import KueueCluster
 from taugen.resolve.cluster import ResolvedCluster, resolve
 from tests.support.helpers import cpu_node, gpu_node, inventory, read_objects, rules
 from tests.support.unit import resolve_project, run_build, write_project
@@ -57,9 +57,9 @@ def _nfd_labels(manifests: Sequence[Manifest]) -> dict[str, dict[str, str]]:
 
 
 def test_registry_lists_exactly_the_project_choices() -> None:
-    assert sorted(NODE_LABEL_BACKENDS) == sorted(get_args(Cluster.model_fields["nodeLabels"].annotation))
+    assert sorted(NODE_LABEL_BACKENDS) == sorted(get_args(KueueCluster.model_fields["nodeLabels"].annotation))
     assert all(name == backend.name for name, backend in NODE_LABEL_BACKENDS.items())
-    assert Cluster.model_fields["nodeLabels"].default == "node"
+    assert KueueCluster.model_fields["nodeLabels"].default == "node"
 
 
 @pytest.mark.parametrize("index", [0, 1], ids=["eastus-prod", "westus3-dev"])

@@ -10,8 +10,7 @@ import yaml
 
 from taugen.api.nfd import NodeFeatureRule
 from taugen.commands.report.command import ReportOptions, collect
-from taugen.compile.backends.kueue import SLOT
-from taugen.compile.slot import SLOT_FILE, SLOT_RULE, no_slot_reason
+from taugen.compile.slot import SLOT, SLOT_FILE, SLOT_RULE, no_slot_reason
 from taugen.context.tree import CompiledTree
 from taugen.runs.preflight import preflight
 from taugen.simulate.project import SimulateOptions, run_simulation

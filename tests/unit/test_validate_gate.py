@@ -5,20 +5,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 import pytest
 
 import taugen.compile.cluster
 import taugen.write.cache
-from taugen.compile.backends import BACKENDS
-from taugen.compile.backends.kueue import NO_GUARANTEES, KueueBackend
-from taugen.compile.guarantee import Guarantees
+from taugen.compile.guarantee import NO_GUARANTEES, Guarantees
 from taugen.compile.manifest import Manifest
 from taugen.compile.nodelabels import node_labels
 from taugen.compile.quota import ClassQuota
 from taugen.errors import FoundProblems
+from taugen.models.project import Scheduler
 from taugen.resolve.cluster import ResolvedCluster
+from taugen.schedulers.kueue import Kueue
+from taugen.schedulers.registry import registered
 from tests.conftest import Run
 from tests.support.helpers import gpu_node, inventory, snapshot, write_project
 from tests.support.validate import check_files
@@ -159,7 +161,7 @@ def _node_with_unknown_field(original: NodeLabels) -> NodeLabels:
     return broken
 
 
-class _NoGpuFlavor(KueueBackend):
+class _NoGpuFlavor(Kueue):
     """Kueue's backend, but the GPU ResourceFlavors go missing: the ClusterQueue names them."""
 
     def compile(
@@ -177,13 +179,13 @@ SABOTAGE = {
 }
 
 
-def _sabotage(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def _sabotage(name: str, monkeypatch: pytest.MonkeyPatch) -> AbstractContextManager[object]:
     # A changed taugen: the no-op cache's key no longer matches, so the build compiles.
     monkeypatch.setattr(taugen.write.cache, "_compiler_digest", lambda: "a changed taugen")
     if name == "node-unknown-field":
         monkeypatch.setattr(taugen.compile.cluster, "node_labels", _node_with_unknown_field(node_labels))
-    else:
-        monkeypatch.setitem(BACKENDS, "kueue", _NoGpuFlavor())
+        return nullcontext()
+    return registered(Scheduler.KUEUE, _NoGpuFlavor())
 
 
 def _assert_rejected(output: str, exit_code: int, sabotage: str) -> None:
@@ -205,8 +207,8 @@ def test_build_leaves_the_previous_tree_and_lock_untouched(
     assert (tmp_path / "out" / "c1" / "nodes" / "h200-141gb" / "nodes.yaml").is_file()
     before = snapshot(tmp_path)
 
-    _sabotage(sabotage, monkeypatch)
-    result = run("build", "-c", project)
+    with _sabotage(sabotage, monkeypatch):
+        result = run("build", "-c", project)
 
     _assert_rejected(result.output, result.exit_code, sabotage)
     assert snapshot(tmp_path) == before, "an invalid tree was written"
@@ -220,8 +222,8 @@ def test_a_first_build_writes_no_out_and_no_lock(
     monkeypatch.chdir(tmp_path)
     before = snapshot(tmp_path)
 
-    _sabotage(sabotage, monkeypatch)
-    result = run("build", "-c", project)
+    with _sabotage(sabotage, monkeypatch):
+        result = run("build", "-c", project)
 
     _assert_rejected(result.output, result.exit_code, sabotage)
     assert snapshot(tmp_path) == before

@@ -14,6 +14,7 @@ from taugen.models.schemas import SCHEMA_DIR
 KAI_TOPOLOGY_API = "kai.scheduler/v1alpha1"
 QUEUE_API = "scheduling.run.ai/v2"
 GROVE_API = "grove.io/v1alpha1"
+RESERVED_QUEUES = ("default-queue", "default-parent-queue")  # KAI's Helm chart owns them (K2)
 KINDS: dict[tuple[str, str], type[KueueModel]] = {
     (KAI_TOPOLOGY_API, "Topology"): Topology,
     (QUEUE_API, "Queue"): Queue,

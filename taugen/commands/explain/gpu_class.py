@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from taugen.compile.backends.kueue import flavor_name
 from taugen.context.cluster import ClusterView
 from taugen.errors import InputError, Problem
 from taugen.resolve.counts import DomainCount, count_domains
 from taugen.resolve.labels import ACCELERATOR_DOMAIN, NETWORK_DOMAIN
+from taugen.schedulers.kueue.compile import flavor_name
 from taugen.suggest import CLOSE, closest
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from taugen.commands.explain.readiness import ready_reason, site_source
-from taugen.compile.backends.kueue import CPU_FLAVOR, flavor_name
 from taugen.compile.manifest import MANAGED_BY
 from taugen.context.cluster import ClusterView
 from taugen.errors import InputError
@@ -26,6 +25,7 @@ from taugen.resolve.labels import (
     SITE,
 )
 from taugen.resolve.rules import matcher_text
+from taugen.schedulers.kueue.compile import CPU_FLAVOR, flavor_name
 from taugen.suggest import closest
 
 

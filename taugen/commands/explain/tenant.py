@@ -8,8 +8,9 @@ from taugen.compile.guarantee import ClassGuarantee, Guarantees
 from taugen.compile.quota import ClassQuota
 from taugen.context.cluster import ClusterView
 from taugen.errors import InputError
-from taugen.models.project import Scheduler, Tenant
+from taugen.models.project import Tenant
 from taugen.models.share import share_value
+from taugen.schedulers.registry import scheduler_of
 
 
 @dataclass(frozen=True)
@@ -45,11 +46,10 @@ def explain_tenant(view: ClusterView, namespace: str) -> TenantExplanation:
             [where.problem("usage", f"cluster {view.name} has no tenant {namespace}", f"tenants: {known}")]
         )
     guarantees = view.guarantees
-    own = guarantees.of(namespace)
-    kai = view.cluster.scheduler == Scheduler.KAI
+    backend = scheduler_of(view.cluster.scheduler)
     shared = view.cluster.clusterQueue
-    queue = f"taugrid-{namespace}" if kai else (own.queue if own else shared)
-    cohort = shared if guarantees.cohort and not kai else None
+    queue = backend.tenant_queue(view.cluster, namespace, guarantees)
+    cohort = shared if guarantees.cohort and backend.capabilities.cohorts else None
     parts = tuple(_part(tenant, q, guarantees) for q in view.quotas)
     return TenantExplanation(view.name, namespace, tenant.localQueue, queue, cohort, tenant.weight, parts)
 

@@ -11,7 +11,7 @@ from taugen.compile.gitops.layout import Deployed, deployed
 from taugen.compile.manifest import Manifest
 from taugen.compile.nodelabels.base import NODES_DIR
 from taugen.models.gitops import Flux, repo_folder
-from taugen.models.project import Project, Scheduler
+from taugen.models.project import Project
 from taugen.names import ARGOCD_FOLDER, FLUX_FOLDER
 
 KUSTOMIZATION = "kustomization.yaml"
@@ -43,7 +43,7 @@ def gitops_manifests(project: Project, shards: Mapping[str, Iterable[str]]) -> G
     if gitops is None or root is None:
         return GitOpsTree()
     clusters = deployed(
-        root, [(c.name, c.scheduler == Scheduler.KUEUE, shards[c.name]) for c in project.clusters]
+        root, [(c.name, c.capabilities.queue_health, shards[c.name]) for c in project.clusters]
     )
     folders: dict[str, list[Manifest]] = {}
     if gitops.argocd is not None:

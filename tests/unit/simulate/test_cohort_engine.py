@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from taugen.runs.quota_model import Preemption, Quota, SimQueue
+from taugen.schedulers.kueue.quota_model import Preemption, Quota, SimQueue
 from taugen.simulate.engine import simulate
 from taugen.simulate.model import RunResult, Victim
 from taugen.simulate.tree import HOSTNAME

@@ -1,4 +1,4 @@
-"""KAI Scheduler backend (SPEC §8, K1-K3): Topology with aliases, a parent Queue, a leaf per tenant.
+"""KAI Scheduler's compile (SPEC §8, K1-K3): Topology with aliases, a parent Queue, a leaf per tenant.
 
 No Kueue object (K3): KAI has no ResourceFlavor, so a gpu-class is chosen by the pod's
 nodeSelector alone (K4), and a Queue's GPU quota covers every class at once.
@@ -10,14 +10,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from taugen.api.kai import KAI_TOPOLOGY_API, QUEUE_API
-from taugen.compile.backends.grove import cluster_topology_binding
-from taugen.compile.backends.kueue import NO_GUARANTEES, TOPOLOGY
-from taugen.compile.guarantee import Guarantees
+from taugen.compile.common import TOPOLOGY
+from taugen.compile.guarantee import NO_GUARANTEES, Guarantees
 from taugen.compile.manifest import Manifest, object_
 from taugen.compile.quota import ClassQuota
-from taugen.models.project import Tenant
+from taugen.models.project import Cluster, KaiCluster, KaiTenant
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.resolve.labels import ACCELERATOR_DOMAIN, HOSTNAME, LEVELS, NETWORK_DOMAIN, SITE
+from taugen.schedulers.kai.grove import cluster_topology_binding
 
 ALIASES: Mapping[str, str] = {  # K1
     SITE: "site",
@@ -26,7 +26,6 @@ ALIASES: Mapping[str, str] = {  # K1
     HOSTNAME: "hostname",
 }
 UNLIMITED = -1  # K2: KAI's docs disagree on defaults, so every field is written
-RESERVED_QUEUES = ("default-queue", "default-parent-queue")  # KAI's Helm chart owns them (K2)
 QUEUES_FILE = "queues.yaml"
 WAVES: Mapping[str, str] = {"Topology": "-2", "ClusterTopologyBinding": "-1"}  # K3
 PARENT_WAVE, LEAF_WAVE = "-1", "0"  # K3
@@ -36,8 +35,9 @@ def leaf_queue(namespace: str) -> str:
     return f"taugrid-{namespace}"  # K2
 
 
-class KaiBackend:
-    name: str = "kai"
+class KaiCompile:
+    """KAI's part of compile (CompileBackend); taugen/schedulers/kai/__init__.py adds the rest."""
+
     crd_groups: tuple[str, ...] = ("kai.scheduler", "scheduling.run.ai", "grove.io")
     catalog_namespace: str = "kai-scheduler"
 
@@ -50,7 +50,7 @@ class KaiBackend:
             _queue(parent, None, gpus=sum(q.gpus for q in quotas), weight=1),
             *(_leaf(t, parent, quotas, guarantees) for t in _tenants(cluster)),
         ]
-        if cluster.cluster.grove:
+        if kai_of(cluster.cluster).grove:
             manifests.append(cluster_topology_binding(TOPOLOGY, LEVELS))
         return manifests
 
@@ -60,11 +60,18 @@ class KaiBackend:
         return WAVES[manifest.kind]
 
 
-def _tenants(cluster: ResolvedCluster) -> list[Tenant]:
-    return sorted(cluster.cluster.tenants, key=lambda t: t.namespace)
+def kai_of(cluster: Cluster) -> KaiCluster:
+    """A KAI cluster's entry, with its own fields: the registry picks this package by `scheduler: kai`."""
+    if not isinstance(cluster, KaiCluster):
+        raise TypeError(f"cluster {cluster.name} is not scheduled by KAI")
+    return cluster
 
 
-def _leaf(tenant: Tenant, parent: str, quotas: Sequence[ClassQuota], guarantees: Guarantees) -> Manifest:
+def _tenants(cluster: ResolvedCluster) -> list[KaiTenant]:
+    return sorted(kai_of(cluster.cluster).tenants, key=lambda t: t.namespace)
+
+
+def _leaf(tenant: KaiTenant, parent: str, quotas: Sequence[ClassQuota], guarantees: Guarantees) -> Manifest:
     """K2; T7: a guarantee's classes summed (KAI counts GPUs without classes), and its limit."""
     own = guarantees.of(tenant.namespace)
     if own is None:

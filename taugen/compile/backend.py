@@ -1,4 +1,8 @@
-"""What a scheduler backend provides (STYLE.md: small modules behind one Protocol)."""
+"""What compile asks of a cluster's scheduler: its queue objects, their waves, its CRD groups.
+
+The compile stage's part of the scheduler Protocol (taugen/schedulers/protocol.py `Backend`
+extends it); compile takes it as an argument and never looks a scheduler up.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +15,7 @@ from taugen.compile.quota import ClassQuota
 from taugen.resolve.cluster import ResolvedCluster
 
 
-class Backend(Protocol):
-    name: str
+class CompileBackend(Protocol):
     # API groups of the backend's CRDs: their objects skip the dry run until the CRD exists.
     crd_groups: tuple[str, ...]
     # Where the profile catalog ConfigMap (R30) lives: the scheduler's own namespace.

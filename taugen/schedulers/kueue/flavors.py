@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from taugen.compile.slot import SLOT
 from taugen.quantity import canonical
 from taugen.resolve.labels import CPU_CLASS, PLATFORM_PREFIX
 
 API = "kueue.x-k8s.io/v1beta2"
 CPU_FLAVOR = PLATFORM_PREFIX + CPU_CLASS
 GPU = "nvidia.com/gpu"
-SLOT = "tau.azure.com/torchrun-host-slot"
 COVERED = ("cpu", "memory", GPU, SLOT)  # R25, in this order
 CPU_QUOTA = canonical(100_000)  # R25; "100k" is how the API server prints it (§3)
 MEMORY_QUOTA = canonical("100Ti")

@@ -7,12 +7,16 @@ when GPUs are free and is the first reclaimed (preemptible, K4). Only `limit` is
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from taugen.api.kai.models import Queue, QueueResource
-from taugen.compile.backends.kai import leaf_queue
 from taugen.load.inventory import GPU
 from taugen.quantity import Quantity
-from taugen.runs.checks import Check, Placeable
-from taugen.runs.resolution import RunContext
+from taugen.schedulers.kai.compile import leaf_queue
+from taugen.schedulers.protocol import Check, Placeable
+
+if TYPE_CHECKING:
+    from taugen.runs.resolution import RunContext
 
 
 def kai_checks(context: RunContext, request: dict[str, Quantity]) -> Placeable:

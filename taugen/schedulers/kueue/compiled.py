@@ -5,12 +5,15 @@ through its LocalQueue (T5)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from taugen.context.kueue_tree import CompiledQueue, KueueTree, QueueFlavor
 from taugen.quantity import Quantity
-from taugen.runs.quota_model import FlavorResource, Preemption, Quota, SimCohort, SimQueue
-from taugen.runs.resolution import RunContext
-from taugen.runs.units import units
+from taugen.schedulers.kueue.quota_model import FlavorResource, Preemption, Quota, SimCohort, SimQueue
+from taugen.schedulers.kueue.units import units
+
+if TYPE_CHECKING:  # the committed tree is read by the context floor above
+    from taugen.context.kueue_tree import CompiledQueue, KueueTree, QueueFlavor
+    from taugen.runs.resolution import RunContext
 
 
 def sim_queues(tree: KueueTree) -> tuple[SimQueue, ...]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from taugen.runs.quota_model import FlavorResource, Quota, SimCohort, SimQueue
+from taugen.schedulers.kueue.quota_model import FlavorResource, Quota, SimCohort, SimQueue
 
 Usage = Mapping[FlavorResource, int]
 

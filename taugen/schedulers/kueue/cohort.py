@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from taugen.compile.backends.kueue_quota import API, GPU, SLOT, flavor_name, flavor_quota
 from taugen.compile.guarantee import ClassGuarantee, Guarantees, TenantGuarantee
 from taugen.compile.manifest import Manifest, annotate, object_
 from taugen.compile.quota import ClassQuota
+from taugen.compile.slot import SLOT
 from taugen.quantity import canonical
 from taugen.resolve.cluster import ResolvedCluster
+from taugen.schedulers.kueue.flavors import API, GPU, flavor_name, flavor_quota
 
 COHORT_FILE = "cohort.yaml"
 FLUX_FORCE = "kustomize.toolkit.fluxcd.io/force"  # recreate only when an apply hits an immutable field

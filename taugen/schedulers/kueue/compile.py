@@ -1,40 +1,37 @@
-"""Kueue backend (SPEC §3): topology, flavors, the ClusterQueue and tenant LocalQueues; with a
-guaranteed tenant, the cohort of §10 (backends/cohort.py)."""
+"""Kueue's compile (SPEC §3): topology, flavors, the ClusterQueue and tenant LocalQueues; with a
+guaranteed tenant, the cohort of §10 (kueue/cohort.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from taugen.compile.backends.cohort import admits, cohort, local_queue, tenant_queue_spec
-from taugen.compile.backends.kueue_quota import (
-    API,
-    COVERED,
-    CPU_FLAVOR,
-    CPU_QUOTA,
-    MEMORY_QUOTA,
-    SLOT,
-    flavor_name,
-    flavor_quota,
-)
-from taugen.compile.common import PRIORITY_TIERS
-from taugen.compile.guarantee import Guarantees
+from taugen.compile.common import PRIORITY_TIERS, TOPOLOGY
+from taugen.compile.guarantee import NO_GUARANTEES, Guarantees
 from taugen.compile.manifest import Manifest, annotate, object_
 from taugen.compile.quota import ClassQuota
 from taugen.errors import InputError
 from taugen.models.platform import Taint
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.resolve.labels import GPU_CLASS, LEVELS
+from taugen.schedulers.kueue.cohort import admits, cohort, local_queue, tenant_queue_spec
+from taugen.schedulers.kueue.flavors import (
+    API,
+    COVERED,
+    CPU_FLAVOR,
+    CPU_QUOTA,
+    MEMORY_QUOTA,
+    flavor_name,
+    flavor_quota,
+)
 
-__all__ = ["API", "COVERED", "CPU_FLAVOR", "CPU_QUOTA", "MEMORY_QUOTA", "SLOT", "KueueBackend", "flavor_name"]
+__all__ = ["API", "COVERED", "CPU_FLAVOR", "CPU_QUOTA", "MEMORY_QUOTA", "KueueCompile", "flavor_name"]
 
-TOPOLOGY = "taugrid-gpu-topology"
 READY_SLOTS = "tau.azure.com/ready-torchrun-host-slots"
 MAX_FLAVORS = 64  # Kueue: flavors per resource group
 NAMESPACE_LABEL = "kubernetes.io/metadata.name"
 FLAVORS_FILE = "resourceflavors.yaml"
 QUEUE_FILE = "clusterqueue.yaml"
-NO_GUARANTEES = Guarantees()
 
 WAVES: Mapping[str, str] = {  # §4; T1: the Cohort before the queues that join it
     "WorkloadPriorityClass": "-2",
@@ -50,8 +47,9 @@ WAVES: Mapping[str, str] = {  # §4; T1: the Cohort before the queues that join 
 }
 
 
-class KueueBackend:
-    name: str = "kueue"
+class KueueCompile:
+    """Kueue's part of compile (CompileBackend); taugen/schedulers/kueue/__init__.py adds the rest."""
+
     crd_groups: tuple[str, ...] = ("kueue.x-k8s.io",)
     catalog_namespace: str = "kueue-system"
 

@@ -1,0 +1,19 @@
+"""The labels every scheduler's run objects carry: the profile, and the gpu-class when set."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from taugen.resolve.labels import GPU_CLASS
+
+if TYPE_CHECKING:
+    from taugen.runs.resolution import RunContext
+
+PROFILE = "tau.azure.com/profile"
+
+
+def common_labels(context: RunContext) -> dict[str, str]:
+    labels = {PROFILE: context.entry.name}
+    if context.policy.gpu_class is not None:
+        labels[GPU_CLASS] = context.policy.gpu_class
+    return labels
