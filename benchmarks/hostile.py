@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from taugen.commands.build import BuildOptions, build
-from taugen.errors import InputError
+from taugen.core.errors import InputError
 
 NOW = datetime(2026, 11, 28, 13, 0, tzinfo=UTC)
 FABRIC = "net.unbounded-cloud.io/network-domain"

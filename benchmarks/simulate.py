@@ -23,8 +23,8 @@ import yaml
 
 from benchmarks.generate import generate
 from taugen.commands.build import BuildOptions, build
-from taugen.simulate.engine import simulate
-from taugen.simulate.project import SimulateOptions, run_simulation
+from taugen.engines.admission.engine import simulate
+from taugen.engines.admission.project import SimulateOptions, run_simulation
 
 # built-in profiles and what one worker of each asks for
 SHAPES: list[tuple[str, dict[str, Any], int, str]] = [

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from taugen.errors import Rule
+from taugen.core.errors import Rule
 
 Json = dict[str, Any]
 Path = tuple[str | int, ...]

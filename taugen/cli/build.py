@@ -51,7 +51,7 @@ def build_command(
 
 
 def _report(result: BuildResult, check: bool) -> int:
-    from taugen.errors import bounded
+    from taugen.core.errors import bounded
 
     if check:
         for line in result.differences:  # they name files and objects of the checkout's tree

@@ -19,7 +19,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from taugen import PACKAGE, repository
+from taugen import PACKAGE
+from taugen.core import repository
 
 LOCK_FILE = "taugen.lock"
 PROFILE_KIND = "WorkloadProfile"

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import click
 
-from taugen import choices
 from taugen.cli.guard import EXIT_FOUND, EXIT_OK, guarded
 from taugen.cli.options import config_option, crd_option, output_option
 from taugen.cli.output import print_data, print_text
 from taugen.cli.stdin import from_stdin
+from taugen.core import choices
 
 
 @click.command("diff")
@@ -47,9 +47,9 @@ def diff_command(
 
     HEAD defaults to the working tree. Git revisions are read without a checkout.
     """
-    from taugen.diff.engine import DiffOptions, diff
-    from taugen.diff.markdown import markdown
-    from taugen.diff.render import as_json, text
+    from taugen.commands.diff import DiffOptions, diff
+    from taugen.commands.diff.markdown import markdown
+    from taugen.commands.diff.render import as_json, text
 
     result = diff(DiffOptions(base, head, Path.cwd(), config, workloads, crds))
     if fmt == "markdown":

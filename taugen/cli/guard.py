@@ -21,7 +21,12 @@ def guarded(command: Callable[..., int]) -> Callable[..., None]:
 
     @wraps(command)
     def run(*args: Any, **kwargs: Any) -> None:
-        from taugen.errors import FoundProblems, InputError, TaugenError, bounded  # not for --help (issue 21)
+        from taugen.core.errors import (  # not for --help (issue 21)
+            FoundProblems,
+            InputError,
+            TaugenError,
+            bounded,
+        )
 
         try:
             code = command(*args, **kwargs)

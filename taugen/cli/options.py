@@ -36,7 +36,7 @@ def _find_project(ctx: click.Context, param: click.Parameter, value: Path) -> Pa
     """Issue 21: every command works from any subfolder of the project."""
     if param.name is None or ctx.get_parameter_source(param.name) is not click.core.ParameterSource.DEFAULT:
         return value
-    from taugen.repository import find_project
+    from taugen.core.repository import find_project
 
     here = Path.cwd()
     found = find_project(here)  # issue 32: never above the repository's root

@@ -11,7 +11,7 @@ import click
 from taugen.cli.stdin import named
 
 if TYPE_CHECKING:  # annotations only: --help and a TAB press never import the errors
-    from taugen.errors import Problem
+    from taugen.core.errors import Problem
 
 
 def print_problems(problems: Iterable[Problem], limit: int | None = None) -> None:

@@ -1,4 +1,4 @@
-"""How the stages a long command names (taugen.progress) are shown on stderr (issue 12)."""
+"""How the stages a long command names (taugen.core.progress) are shown on stderr (issue 12)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import click
 
-from taugen.progress import Progress, silent
+from taugen.core.progress import Progress, silent
 
 DELAY = 1.0  # seconds: a command that ends sooner shows nothing
 _CLEAR = "\r\033[K"

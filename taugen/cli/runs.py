@@ -6,11 +6,11 @@ from pathlib import Path
 
 import click
 
-from taugen import choices
 from taugen.cli.guard import EXIT_FOUND, EXIT_OK, guarded
 from taugen.cli.options import cluster_option, complete_profiles, config_option, output_option
 from taugen.cli.output import print_data, print_problems
 from taugen.cli.stdin import from_stdin
+from taugen.core import choices
 
 
 @click.command("profiles")
@@ -21,7 +21,7 @@ from taugen.cli.stdin import from_stdin
 @guarded
 def profiles_command(names: tuple[str, ...], config: Path, cluster: str | None, fmt: str) -> int:
     """List each cluster's profiles (or only PROFILE...): resolved policy and readiness (R30)."""
-    from taugen.runs.profiles import as_json, as_table, profile_tables
+    from taugen.commands.profiles import as_json, as_table, profile_tables
 
     tables = profile_tables(config, cluster, names)
     print_problems(t.stale for t in tables if t.stale is not None)
@@ -43,13 +43,10 @@ def profiles_command(names: tuple[str, ...], config: Path, cluster: str | None, 
 @guarded
 def render_command(run_file: Path, config: Path, fmt: str) -> int:
     """Render a RUN file into its scheduler's contract (§7, K4, K5); warnings go to stderr."""
-    from taugen.runs.placement import run_warnings
-    from taugen.runs.render import render
-    from taugen.runs.resolution import resolve_run
+    from taugen.commands.render import render_run
 
-    context = resolve_run(run_file, config)
-    output = render(context, "patch" if fmt == "patch" else "manifest")
-    print_problems(run_warnings(context))
+    output, warnings = render_run(run_file, config, "patch" if fmt == "patch" else "manifest")
+    print_problems(warnings)
     click.echo(output, nl=False)
     return EXIT_OK
 
@@ -64,12 +61,10 @@ def preflight_command(run_file: Path, config: Path, fmt: str) -> int:
 
     Eligible only: capacity is reserved at admission, never by preflight.
     """
-    from taugen.runs import report as run_report
-    from taugen.runs.preflight import preflight
-    from taugen.runs.resolution import resolve_run
+    from taugen.commands.preflight import report as run_report
+    from taugen.commands.preflight.check import preflight_run
 
-    context = resolve_run(run_file, config)
-    result = preflight(context)
-    print_problems(context.warnings)  # a deprecated profile; the placement is in the answer
+    result, warnings = preflight_run(run_file, config)
+    print_problems(warnings)  # a deprecated profile; the placement is in the answer
     print_data(fmt, run_report.as_json, run_report.as_text, result)
     return EXIT_OK if result.eligible else EXIT_FOUND

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from taugen import choices
 from taugen.cli.guard import EXIT_OK, guarded
+from taugen.core import choices
 
 
 @click.command("schema")

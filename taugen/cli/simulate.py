@@ -6,11 +6,11 @@ from pathlib import Path
 
 import click
 
-from taugen import choices
 from taugen.cli.guard import EXIT_OK, guarded
 from taugen.cli.options import cluster_option, config_option, output_option
 from taugen.cli.output import print_data
 from taugen.cli.stdin import from_stdin
+from taugen.core import choices
 
 
 @click.command("simulate")
@@ -29,16 +29,16 @@ def simulate_command(
     workloads: Path, config: Path, cluster: str | None, fmt: str, tree: Path | None, fleet: bool
 ) -> int:
     """What Kueue would admit, and where (SPEC §9): exit 0 whatever it finds, 2 on bad input."""
-    from taugen.simulate import report as sim_report
-    from taugen.simulate.project import SimulateOptions, run_simulation
+    from taugen.commands.simulate import SimulateOptions, run_simulation
+    from taugen.commands.simulate import report as sim_report
 
     if fleet:
         if cluster is not None or tree is not None:
             raise click.UsageError(
                 "--fleet simulates the project's manager and workers: drop --cluster and --tree"
             )
-        from taugen.simulate import fleet_report
-        from taugen.simulate.fleet import run_fleet
+        from taugen.commands.simulate import fleet_report
+        from taugen.commands.simulate.fleet import run_fleet
 
         print_data(fmt, fleet_report.as_json, fleet_report.as_text, run_fleet(workloads, config))
         return EXIT_OK

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import click
 
-from taugen import choices
 from taugen.cli.guard import EXIT_FOUND, EXIT_OK, guarded
 from taugen.cli.options import config_option, crd_option
 from taugen.cli.output import print_data, print_text
 from taugen.cli.stdin import from_stdin
+from taugen.core import choices
 
 
 @click.command("validate")

@@ -15,18 +15,18 @@ from taugen.compile.gitops.tree import gitops_manifests, shard_folders
 from taugen.context.classes import known_classes, profile_class_warnings
 from taugen.context.cluster import PlanOptions
 from taugen.context.session import ProjectContext, open_project
+from taugen.core.errors import InputError, Problem, ProblemCollector
+from taugen.core.gcpause import paused_gc
+from taugen.core.names import GITOPS_FOLDERS
+from taugen.core.progress import Progress, silent
 from taugen.emit.canonical import emit_objects, render
 from taugen.emit.folders import render_folders
-from taugen.errors import InputError, Problem, ProblemCollector
-from taugen.gcpause import paused_gc
 from taugen.load.profiles import LoadedProfile, profile_files
 from taugen.load.project import LoadedProject
 from taugen.lock.lockfile import LockState, lock_bytes
 from taugen.lock.sharing import recorded_sharing
 from taugen.models.lock import ClusterLock, Lock
 from taugen.models.project import Cluster
-from taugen.names import GITOPS_FOLDERS
-from taugen.progress import Progress, silent
 from taugen.resolve.rules import RuleSet
 from taugen.schedulers.registry import scheduler_of
 from taugen.validate.crd import crd_files

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from taugen.choices import DEFAULT_KUBERNETES_VERSION
 from taugen.context.session import ProjectContext, open_project
-from taugen.errors import InputError, Problem
-from taugen.gcpause import paused_gc
+from taugen.core.choices import DEFAULT_KUBERNETES_VERSION
+from taugen.core.errors import InputError, Problem
+from taugen.core.gcpause import paused_gc
 from taugen.validate.engine import Report, validate
 from taugen.validate.findings import Finding
 from taugen.validate.objects import tree_roots

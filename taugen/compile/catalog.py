@@ -9,7 +9,7 @@ import yaml
 
 from taugen.compile.manifest import Manifest, annotate, object_
 from taugen.compile.quota import ClassQuota
-from taugen.errors import InputError, Problem
+from taugen.core.errors import InputError, Problem
 from taugen.load.profiles import LoadedProfile
 from taugen.models.profile import Topology
 from taugen.resolve.cluster import ResolvedCluster

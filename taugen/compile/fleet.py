@@ -26,7 +26,7 @@ from typing import Any
 from taugen.api.kueue.common import API_VERSION as API
 from taugen.compile.manifest import Manifest, object_
 from taugen.compile.quota import ClassQuota
-from taugen.errors import Problem
+from taugen.core.errors import Problem
 from taugen.load.document import Position
 from taugen.models.multikueue import MultiKueue
 from taugen.resolve.labels import GPU_CLASS

@@ -21,7 +21,7 @@ from taugen.compile.guarantee_checks import (
 )
 from taugen.compile.quota import ClassQuota
 from taugen.compile.shares import resolve_shares, scaled
-from taugen.errors import ProblemCollector
+from taugen.core.errors import ProblemCollector
 from taugen.load.document import Document
 from taugen.models.project import Cluster, Tenant
 from taugen.models.share import share_value

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from taugen.compile.quota import ClassQuota
-from taugen.errors import Problem
+from taugen.core.errors import Problem
+from taugen.core.suggest import CLOSE, closest
 from taugen.load.document import Document
 from taugen.models.project import Cluster, Tenant
-from taugen.suggest import CLOSE, closest
 
 MAX_QUEUE_NAME = 63  # T2: Kueue copies a ClusterQueue's name into label values
 LIMITS = ("borrowingLimit", "lendingLimit")

@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from taugen.errors import Problem
+from taugen.core.errors import Problem
 from taugen.resolve.cluster import ResolvedCluster
 
 

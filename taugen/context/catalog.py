@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import StrictBool, StrictStr
 
 from taugen.compile.catalog import CATALOG_FILE, CATALOG_KEY, CATALOG_NAME, DIGEST_ANNOTATION
-from taugen.errors import InputError, Problem, Rule
+from taugen.core.errors import InputError, Problem, Rule
 from taugen.load.compiled import tree_documents, tree_file
 from taugen.load.document import Document, Position
 from taugen.load.validate import validate

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence, Set
 
-from taugen.errors import Problem
+from taugen.core.errors import Problem
+from taugen.core.suggest import CLOSE, closest
 from taugen.load.profiles import BUILTIN_PROFILES, LoadedProfile
 from taugen.resolve.rules import RuleSet
-from taugen.suggest import CLOSE, closest
 
 
 def known_classes(rule_sets: Iterable[RuleSet]) -> frozenset[str]:

@@ -18,13 +18,13 @@ from pathlib import Path
 from taugen.compile.fleet import ManagerPlan, fleet_quotas
 from taugen.compile.guarantee import Guarantees, plan_guarantees
 from taugen.compile.quota import ClassQuota, plan_quotas
-from taugen.errors import Problem
+from taugen.core.errors import Problem
+from taugen.core.progress import Progress, silent
 from taugen.load.inventory import Inventory
 from taugen.load.project import ClusterInputs, LoadedProject, load_cluster_inputs
 from taugen.lock.lockfile import LockState
 from taugen.lock.staleness import check_fresh
 from taugen.models.project import Cluster
-from taugen.progress import Progress, silent
 from taugen.resolve.cluster import ResolvedCluster, resolve
 from taugen.schedulers.history import QuotaHistory, check_total, quota_history
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from taugen.context.revision import MANIFEST_SUFFIXES, revision_files
-from taugen.errors import InputError, Problem
+from taugen.core.errors import InputError, Problem
 from taugen.load.document import read_bounded
 
 

@@ -14,7 +14,7 @@ from taugen.api.kueue.flavor import ResourceFlavor, Toleration
 from taugen.api.kueue.policies import Preemption
 from taugen.api.kueue.queues import LocalQueue
 from taugen.api.kueue.resources import ResourceGroup
-from taugen.quantity import Quantity
+from taugen.core.quantity import Quantity
 
 NAMESPACE_NAME = "kubernetes.io/metadata.name"  # the one label every namespace carries
 

@@ -9,7 +9,7 @@ the input file's own key when the file named it.
 
 from __future__ import annotations
 
-from taugen.errors import InputError, Rule
+from taugen.core.errors import InputError, Rule
 from taugen.load.document import Position
 from taugen.load.project import LoadedProject
 from taugen.models.project import Cluster

@@ -12,7 +12,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from taugen.errors import InputError, Problem
+from taugen.core.errors import InputError, Problem
 from taugen.load import limits
 
 GIT = "git:"

@@ -27,7 +27,7 @@ from taugen.context.catalog import Catalog, read_catalog
 from taugen.context.committed import TreeFiles
 from taugen.context.kueue_tree import KueueTree, kueue_tree
 from taugen.context.node_labels import NodeLabels, node_labels
-from taugen.errors import InputError, Problem, Rule
+from taugen.core.errors import InputError, Problem, Rule
 from taugen.load.compiled import tree_bytes, tree_file
 from taugen.load.document import Document
 from taugen.load.validate import validate

@@ -19,7 +19,7 @@ from typing import Any
 
 from ruamel.yaml.resolver import implicit_resolvers
 
-from taugen.errors import InputError, Problem
+from taugen.core.errors import InputError, Problem
 from taugen.load import fast, limits
 from taugen.load.document import Document, parse_documents, read_text
 

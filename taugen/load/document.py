@@ -13,7 +13,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.reader import ReaderError
 
-from taugen.errors import InputError, Problem, Rule
+from taugen.core.errors import InputError, Problem, Rule
 from taugen.load import fast, limits
 
 Loc = Sequence[str | int]

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from taugen.errors import Problem
+from taugen.core.errors import Problem
+from taugen.core.suggest import closest
 from taugen.load.document import Document
 from taugen.models.multikueue import MultiKueue
 from taugen.models.project import Cluster, Project
-from taugen.suggest import closest
 
 BLOCK = "multikueue"
 SAME_TENANTS = "list the same tenants, each with the same localQueue, on the manager and every worker"

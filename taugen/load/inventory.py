@@ -9,12 +9,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Final, Literal
 
-from taugen.errors import InputError, Problem, ProblemCollector, Rule
+from taugen.core.errors import InputError, Problem, ProblemCollector, Rule
+from taugen.core.names import label_value_error
+from taugen.core.quantity import MAX_MAGNITUDE, Quantity
 from taugen.load.document import Document, Loc, Position, load_one, read_text
 from taugen.load.validate import validate
 from taugen.models.inventory import ClusterInventory, KubeNode, NodeList
-from taugen.names import label_value_error
-from taugen.quantity import MAX_MAGNITUDE, Quantity
 
 GPU = "nvidia.com/gpu"
 # SPEC §1: taugen's own ClusterInventory, or `kubectl get nodes -o yaml|json` (a NodeList or List)

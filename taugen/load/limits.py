@@ -18,7 +18,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent, NodeEvent
 
-from taugen.errors import InputError, Problem, Rule
+from taugen.core.errors import InputError, Problem, Rule
 
 MAX_BYTES = 160 * 1024 * 1024  # a 10,000-node `kubectl get nodes -o json` with images is ~140 MB
 MAX_DEPTH = 64  # collections inside collections; taugen's inputs nest fewer than 10 levels

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from taugen import PACKAGE
-from taugen.errors import InputError, Problem, ProblemCollector, Rule
+from taugen.core.errors import InputError, Problem, ProblemCollector, Rule
 from taugen.load.document import Document, load_documents
 from taugen.load.validate import validate
 from taugen.models.profile import WorkloadProfile

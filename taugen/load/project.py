@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from taugen.errors import InputError, Problem, ProblemCollector, Rule
+from taugen.core.errors import InputError, Problem, ProblemCollector, Rule
 from taugen.load.document import Document, Loc, Position, load_one
 from taugen.load.fleet import check_fleet
 from taugen.load.inventory import Inventory, load_inventory

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from taugen.errors import InputError, Rule
+from taugen.core.errors import InputError, Rule
 from taugen.load.document import Document, Position, load_one
 from taugen.load.validate import validate
 from taugen.models.rules import NodeLabelRule, RulesFile

@@ -7,9 +7,9 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from taugen.errors import InputError, Problem, Rule
+from taugen.core.errors import InputError, Problem, Rule
+from taugen.core.suggest import closest
 from taugen.load.document import Document
-from taugen.suggest import closest
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -16,13 +16,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from taugen.errors import InputError, Problem, Rule
+from taugen.core.errors import InputError, Problem, Rule
+from taugen.core.timestamps import utc_text
 from taugen.load import limits
 from taugen.load.document import load_one, read_text
 from taugen.load.validate import validate
 from taugen.lock.conflicts import conflict_sides
 from taugen.models.lock import ClusterLock, Lock
-from taugen.timestamps import utc_text
 
 RULE: Rule = "lock"
 HINT = (

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from taugen.compile.quota import ClassQuota
-from taugen.errors import InputError, Problem
+from taugen.core.errors import InputError, Problem
 from taugen.models.lock import ClusterLock
 from taugen.resolve.cluster import ResolvedCluster
 

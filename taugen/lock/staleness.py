@@ -10,12 +10,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from taugen.errors import InputError, Problem
+from taugen.core.errors import InputError, Problem
+from taugen.core.timestamps import utc_text
 from taugen.load.inventory import Inventory
 from taugen.models.base import format_duration
 from taugen.models.lock import ClusterLock
 from taugen.models.project import Cluster
-from taugen.timestamps import utc_text
 
 HINT = "export a current inventory, or pass --allow-stale to build from this one anyway"
 CLOCK_SKEW = timedelta(hours=1)  # how far an exporter's clock may run ahead of the build's

@@ -10,14 +10,14 @@ from typing import Annotated, Any, Final
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
-from taugen.errors import Rule
-from taugen.names import (
+from taugen.core.errors import Rule
+from taugen.core.names import (
     DNS1123_LABEL_PATTERN,
     DNS1123_SUBDOMAIN_PATTERN,
     dns1123_label_error,
     dns1123_subdomain_error,
 )
-from taugen.quantity import Quantity, QuantityError
+from taugen.core.quantity import Quantity, QuantityError
 
 API_VERSION: Final = "taugen.tau.azure.com/v1alpha1"
 

@@ -6,8 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import AwareDatetime, Field, StrictInt, field_validator
 
+from taugen.core.names import dns1123_label_error, gpu_class_name_error
 from taugen.models.base import API_VERSION, StrictModel
-from taugen.names import dns1123_label_error, gpu_class_name_error
 
 __all__ = ["QUOTA_MAX", "ClusterLock", "Lock"]
 

@@ -16,9 +16,9 @@ from typing import Literal, Self
 
 from pydantic import Field, StrictStr, model_validator
 
+from taugen.core.names import label_value_error
 from taugen.models.base import StrictModel, invalid
 from taugen.models.platform import NodeLabelKey
-from taugen.names import label_value_error
 
 Operator = Literal["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"]
 DECIMAL = re.compile(r"[+-]?[0-9]{1,19}")  # an int64 has at most 19 digits (and int() no 4,300)

@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field
 
+from taugen.core.names import label_key_error, label_value_error
 from taugen.models.base import StrictModel, invalid
-from taugen.names import label_key_error, label_value_error
 
 __all__ = ["DEFAULT_GPU_TAINTS", "PRESETS", "Taint", "TopologyLabels", "TopologyPreset", "taint_text"]
 

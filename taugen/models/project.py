@@ -19,6 +19,8 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
+from taugen.core.names import label_key_error, label_value_error
+from taugen.core.quantity import MAX_MAGNITUDE
 from taugen.models.base import (
     API_VERSION,
     DNSLabel,
@@ -33,8 +35,6 @@ from taugen.models.gitops import GitOps, repo_folder
 from taugen.models.multikueue import MultiKueue
 from taugen.models.platform import DEFAULT_GPU_TAINTS, Taint, TopologyLabels, TopologyPreset
 from taugen.models.share import ClassKey, Share
-from taugen.names import label_key_error, label_value_error
-from taugen.quantity import MAX_MAGNITUDE
 
 QueueName = Annotated[DNSSubdomain, name_limit(63, "LocalQueue")]
 Count = Annotated[StrictInt, Field(ge=0, le=MAX_MAGNITUDE)]  # issue 17 item 7: an int64, as Kubernetes

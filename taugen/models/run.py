@@ -7,7 +7,7 @@ from typing import Annotated, Literal, Self
 
 from pydantic import Field, StrictInt, StrictStr, field_validator, model_validator
 
-from taugen.errors import Rule
+from taugen.core.errors import Rule
 from taugen.models.base import API_VERSION, DNSLabel, DNSSubdomain, QuantityField, StrictModel, invalid
 from taugen.models.node_filters import NodeRequirement
 from taugen.models.profile import PriorityTier, Topology

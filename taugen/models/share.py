@@ -8,9 +8,9 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, StrictInt, WithJsonSchema
 
+from taugen.core.names import gpu_class_name_error
+from taugen.core.quantity import MAX_MAGNITUDE
 from taugen.models.base import invalid
-from taugen.names import gpu_class_name_error
-from taugen.quantity import MAX_MAGNITUDE
 
 # at most 15 decimals (a double's precision): a 4,400-digit one passed int()'s limit (issue 32)
 PERCENT_PATTERN = r"^(100(\.0{1,15})?|[0-9]{1,2}(\.[0-9]{1,15})?)%$"

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from taugen.errors import Problem, ProblemCollector
+from taugen.core.errors import Problem, ProblemCollector
+from taugen.core.suggest import VERY_CLOSE, closest
 from taugen.load.inventory import GPU, Inventory, NodeFacts
 from taugen.load.project import ClusterInputs
 from taugen.models.platform import TopologyLabels
@@ -16,7 +17,6 @@ from taugen.resolve.gpus import MACHINE, PRODUCT, check_sharing, uncounted_gpus
 from taugen.resolve.labels import GPU_CLASS, OWN_PREFIXES
 from taugen.resolve.rules import RuleSet, check_rules
 from taugen.resolve.taints import taint_warnings
-from taugen.suggest import VERY_CLOSE, closest
 
 
 @dataclass(frozen=True)

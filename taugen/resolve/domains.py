@@ -7,11 +7,11 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from taugen.errors import Problem
+from taugen.core.errors import Problem
+from taugen.core.names import label_value_error
 from taugen.load.inventory import REGION_LABEL, NodeFacts
 from taugen.models.platform import PRESETS, TopologyLabels
 from taugen.models.project import Cluster
-from taugen.names import label_value_error
 from taugen.resolve.labels import (
     ACCELERATOR_DOMAIN,
     HOSTNAME,

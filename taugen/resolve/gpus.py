@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
-from taugen.errors import Problem
+from taugen.core.errors import Problem
 from taugen.load.document import Position
 from taugen.load.inventory import GPU, NodeFacts
 

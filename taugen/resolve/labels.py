@@ -62,6 +62,6 @@ def reserved_prefix(key: str) -> str | None:
     return next((r for r in RESERVED_PREFIXES if prefix == r or prefix.endswith("." + r)), None)
 
 
-from taugen.names import CPU_CLASS, PLATFORM_PREFIX, RESERVED_GPU_CLASSES  # noqa: E402  (their home)
+from taugen.core.names import CPU_CLASS, PLATFORM_PREFIX, RESERVED_GPU_CLASSES  # noqa: E402  (their home)
 
 __all__ = ["CPU_CLASS", "PLATFORM_PREFIX", "RESERVED_GPU_CLASSES"]

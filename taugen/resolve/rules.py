@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import cache
 
-from taugen.errors import Problem, Rule
+from taugen.core.errors import Problem, Rule
+from taugen.core.names import dns1123_label_error, label_key_error, label_value_error
 from taugen.load.rules import LoadedRule
 from taugen.models.platform import TopologyLabels
 from taugen.models.rules import NodeLabelRule, RuleMatch
-from taugen.names import dns1123_label_error, label_key_error, label_value_error
 from taugen.resolve.labels import (
     COMPUTED,
     GPU_CLASS,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from taugen.errors import Problem
+from taugen.core.errors import Problem
 from taugen.load.inventory import GPU, NodeFacts, NodeTaint
 from taugen.models.platform import Taint, taint_text
 

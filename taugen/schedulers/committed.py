@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from taugen.errors import InputError, Problem
+from taugen.core.errors import InputError, Problem
+from taugen.core.quantity import Quantity, QuantityError
 from taugen.models.lock import QUOTA_MAX
-from taugen.quantity import Quantity, QuantityError
 
 RESTORE = "restore taugen.lock from Git (`git checkout HEAD -- taugen.lock`), or pass --allow-quota-decrease"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from taugen.compile.quota import ClassQuota
-from taugen.errors import InputError, Problem
+from taugen.core.errors import InputError, Problem
 from taugen.load.compiled import tree_documents
 from taugen.load.document import read_text
 from taugen.lock.conflicts import conflict_sides

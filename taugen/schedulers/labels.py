@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from taugen.resolve.labels import GPU_CLASS
 
 if TYPE_CHECKING:
-    from taugen.runs.resolution import RunContext
+    from taugen.engines.runs.resolution import RunContext
 
 PROFILE = "tau.azure.com/profile"
 

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from taugen.compile.backend import CompileBackend
 from taugen.compile.guarantee import Guarantees
+from taugen.core.quantity import Quantity
 from taugen.models.project import Capabilities, Cluster
-from taugen.quantity import Quantity
 
 if TYPE_CHECKING:  # the run engine sits above the schedulers: its types, never its code
-    from taugen.runs.podsets import PodSet
-    from taugen.runs.resolution import RunContext
+    from taugen.engines.runs.podsets import PodSet
+    from taugen.engines.runs.resolution import RunContext
 
 CheckId = Literal["profile", "flavor", "quota", "slot", "topology"]  # a preflight verdict's lines
 

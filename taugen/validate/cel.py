@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from taugen.errors import Rule
+from taugen.core.errors import Rule
 from taugen.validate.celrules import RULES_KEY, RuleSource, Schema, child, defaulted, rule_sites
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource

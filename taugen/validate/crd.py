@@ -29,8 +29,8 @@ from typing import Any
 
 import yaml
 
-from taugen import names
-from taugen.errors import InputError, Problem
+from taugen.core import names
+from taugen.core.errors import InputError, Problem
 from taugen.load.fast import yaml11_documents
 from taugen.validate.patterns import PatternError, refusal, whole
 from taugen.validate.releases import crd_release, release_of

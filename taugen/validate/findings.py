@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from taugen.errors import Problem, Rule
+from taugen.core.errors import Problem, Rule
 from taugen.validate.resources import Resource
 
 

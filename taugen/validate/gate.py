@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from taugen.errors import FoundProblems, Problem
+from taugen.core.errors import FoundProblems, Problem
 from taugen.load.document import Document
 from taugen.validate.engine import validate
 from taugen.validate.report import render, summary

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from taugen.compile.nodelabels.base import NODES_DIR
-from taugen.errors import InputError, Problem, Rule
+from taugen.core.errors import InputError, Problem, Rule
 from taugen.load.document import Document, load_documents
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")

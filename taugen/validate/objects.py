@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from taugen import names
+from taugen.core import names
 from taugen.validate.findings import Finding, finding
 from taugen.validate.listing import KUSTOMIZATION
 from taugen.validate.resources import Resource

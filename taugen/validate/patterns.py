@@ -29,7 +29,7 @@ import re2
 from jsonschema import ValidationError
 from jsonschema.validators import extend
 
-from taugen.errors import TaugenError
+from taugen.core.errors import TaugenError
 
 
 class PatternError(TaugenError):

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from taugen.errors import bounded, escaped
+from taugen.core.errors import bounded, escaped
 from taugen.validate.cel import Unchecked
 from taugen.validate.engine import Report, Result
 from taugen.validate.findings import Finding

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from taugen.errors import InputError, Problem
+from taugen.core.errors import InputError, Problem
 from taugen.load.document import Document, Loc, Position, load_documents
 from taugen.validate.listing import manifest_files
 

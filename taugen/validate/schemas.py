@@ -18,8 +18,8 @@ from jsonschema.validators import validator_for
 from referencing import Registry, Resource
 
 from taugen.api.schema import schema_file
-from taugen.choices import DEFAULT_KUBERNETES_VERSION
-from taugen.errors import Problem, TaugenError
+from taugen.core.choices import DEFAULT_KUBERNETES_VERSION
+from taugen.core.errors import Problem, TaugenError
 from taugen.models.schemas import SCHEMA_DIR
 from taugen.validate.celrules import RuleSource
 from taugen.validate.crd import load_crds, object_schema

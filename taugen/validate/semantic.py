@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from taugen.api.kai import KAI_TOPOLOGY_API
-from taugen.quantity import Quantity, QuantityError
+from taugen.core.quantity import Quantity, QuantityError
 from taugen.resolve.labels import HOSTNAME
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource

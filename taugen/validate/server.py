@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from taugen.errors import TaugenError
+from taugen.core.errors import TaugenError
 from taugen.validate.engine import Report, Result
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource

@@ -15,7 +15,7 @@ from typing import Any
 
 from taugen.api.checks import Key, change_checks, object_checks
 from taugen.api.rules import Path
-from taugen.errors import Rule
+from taugen.core.errors import Rule
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource
 

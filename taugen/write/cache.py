@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 import taugen
-from taugen.errors import Problem
+from taugen.core.errors import Problem
+from taugen.core.names import GITOPS_FOLDERS
+from taugen.core.timestamps import utc_text
 from taugen.load.limits import MAX_BYTES
-from taugen.names import GITOPS_FOLDERS
-from taugen.timestamps import utc_text
 from taugen.write.journal import read_files
 
 CACHE_ENV = "TAUGEN_CACHE_DIR"  # where entries live; default $XDG_CACHE_HOME/taugen or ~/.cache/taugen

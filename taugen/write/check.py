@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from taugen.core.errors import InputError
 from taugen.emit.canonical import KUSTOMIZATION
-from taugen.errors import InputError
 from taugen.load.compiled import tree_documents
 from taugen.write.journal import Files, diff_files
 

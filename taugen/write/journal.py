@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from taugen.errors import InputError, Problem
+from taugen.core.errors import InputError, Problem
+from taugen.core.names import output_folder_error
 from taugen.load.limits import MAX_BYTES
-from taugen.names import output_folder_error
 
 Files = Mapping[str, bytes]  # path relative to out/<cluster>/ -> content
 JOURNAL = "journal.json"

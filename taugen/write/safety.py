@@ -8,11 +8,11 @@ import posixpath
 from collections.abc import Iterable
 from pathlib import Path
 
-from taugen.errors import InputError, Problem
+from taugen.core.errors import InputError, Problem
+from taugen.core.names import GITOPS_FOLDERS
+from taugen.core.repository import repository_root
 from taugen.load.profiles import profile_files
 from taugen.load.project import LoadedProject
-from taugen.names import GITOPS_FOLDERS
-from taugen.repository import repository_root
 
 HINT = "set `output:` in taugen.yaml to a folder that holds only taugen's output"
 

@@ -25,7 +25,7 @@ import stat
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
-from taugen.errors import InputError, Problem, Rule
+from taugen.core.errors import InputError, Problem, Rule
 
 RULE: Rule = "io"
 _KINDS = (

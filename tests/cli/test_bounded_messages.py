@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from taugen.commands import validate as validate_command
-from taugen.errors import FoundProblems, Problem, bounded
+from taugen.core.errors import FoundProblems, Problem, bounded
 from tests.conftest import REPO, Run
 from tests.support.helpers import gpu_node, inventory, write_project
 

@@ -14,7 +14,7 @@ import pytest
 
 from taugen.context.catalog import read_catalog
 from taugen.context.tree import CompiledTree
-from taugen.errors import InputError
+from taugen.core.errors import InputError
 from tests.conftest import Run
 from tests.support.helpers import gpu_node, inventory, rules, write_project
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from taugen.errors import InputError
+from taugen.core.errors import InputError
 from taugen.write import journal as tree
 
 OLD = {"c1": {"a.yaml": b"old c1\n"}, "c2": {"a.yaml": b"old c2\n"}}

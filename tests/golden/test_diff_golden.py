@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from taugen.diff.engine import DiffOptions, DiffResult, diff
-from taugen.diff.markdown import markdown
-from taugen.diff.render import as_json, text
+from taugen.commands.diff.markdown import markdown
+from taugen.commands.diff.render import as_json, text
+from taugen.engines.changes.engine import DiffOptions, DiffResult, diff
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES, GOLDEN = ROOT / "cases" / "diff", ROOT / "golden" / "diff"

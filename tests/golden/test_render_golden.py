@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from taugen.runs.render import FORMATS, Format, render
-from taugen.runs.resolution import resolve_run
+from taugen.engines.runs.render import FORMATS, Format, render
+from taugen.engines.runs.resolution import resolve_run
 from tests.support.helpers import assert_golden
 from tests.support.runs import RENDER_CASES, build_lab
 

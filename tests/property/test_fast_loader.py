@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
+from taugen.core.errors import InputError, Problem
 from taugen.emit.canonical import dump
-from taugen.errors import InputError, Problem
 from taugen.load import fast
 from taugen.load.document import load_documents, parse_documents
 

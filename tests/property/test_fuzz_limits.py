@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from taugen.errors import InputError
+from taugen.core.errors import InputError
 from taugen.load import limits
 from taugen.load.document import load_documents, parse_documents
 

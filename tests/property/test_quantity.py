@@ -15,7 +15,7 @@ from fractions import Fraction
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from taugen.quantity import MAX_MAGNITUDE, Quantity, QuantityError
+from taugen.core.quantity import MAX_MAGNITUDE, Quantity, QuantityError
 
 DECIMAL = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
 BINARY = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}

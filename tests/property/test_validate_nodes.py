@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from taugen import names
+from taugen.core import names
 from taugen.load.document import Document
 from taugen.validate.findings import Finding, finding
 from taugen.validate.nodes import NAME_HINT, node_names

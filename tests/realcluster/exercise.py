@@ -13,7 +13,7 @@ from typing import Any
 
 from deepdiff import DeepDiff
 
-from taugen.diff.normalize import normal
+from taugen.engines.changes.normalize import normal
 from taugen.load.inventory import NodeFacts
 from tests.realcluster.apply import (
     Refusal,
@@ -43,7 +43,7 @@ class Outcome:
     rewritten: dict[str, dict[str, tuple[Any, Any]]] = field(default_factory=dict)  # (tree, live)
     seconds: dict[str, float] = field(default_factory=dict)
     # identity -> what `taugen diff` sees changed between the tree's object and the one read back
-    # (taugen/diff/defaults.py: what the cluster adds is no change); Nodes are drift's, not diff's
+    # (taugen/engines/changes/defaults.py: what the cluster adds is no change); Nodes are drift's, not diff's
     read_back: dict[str, str] = field(default_factory=dict)
 
 

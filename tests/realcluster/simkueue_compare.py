@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from taugen.runs.render import manifests
+from taugen.engines.admission.model import RunResult, SimRun
+from taugen.engines.admission.project import Setup, Simulation
+from taugen.engines.admission.workloads import resolve_runs
+from taugen.engines.runs.render import manifests
 from taugen.schedulers.kueue.compile import CPU_FLAVOR
-from taugen.simulate.model import RunResult, SimRun
-from taugen.simulate.project import Setup, Simulation
-from taugen.simulate.workloads import resolve_runs
 from tests.realcluster.simkueue_cluster import BYPASSED, Outcome, Scene
 from tests.realcluster.simkueue_objects import HOSTNAME, Isolation, isolate, node_specs, tree_objects
 from tests.realcluster.simkueue_workloads import Decision, workload

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from taugen.context.session import ProjectContext, open_project
-from taugen.simulate.project import SimulateOptions, prepare, simulate_tree
+from taugen.engines.admission.project import SimulateOptions, prepare, simulate_tree
 from tests.realcluster.kube import Kube
 from tests.realcluster.simkueue_cluster import play
 from tests.realcluster.simkueue_compare import Plan, Verdict, compare, plan

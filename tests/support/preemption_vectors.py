@@ -10,11 +10,11 @@ from typing import Any
 
 import yaml
 
-from taugen.quantity import Quantity
+from taugen.core.quantity import Quantity
+from taugen.engines.admission.engine import simulate
+from taugen.engines.admission.model import SimFlavor, SimInput, SimRun
 from taugen.schedulers.kueue.quota_model import Preemption, Quota, SimCohort, SimQueue
 from taugen.schedulers.kueue.units import as_units, units
-from taugen.simulate.engine import simulate
-from taugen.simulate.model import SimFlavor, SimInput, SimRun
 
 VECTORS = Path(__file__).resolve().parents[1] / "data" / "preemption-vectors.yaml"
 SCHEDULER_VECTORS = VECTORS.with_name("scheduler-vectors.yaml")

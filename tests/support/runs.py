@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 
 from taugen.commands.build import BuildOptions, build
-from taugen.runs.resolution import RunContext, resolve_run
+from taugen.engines.runs.resolution import RunContext, resolve_run
 from tests.support.helpers import write_yaml
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "runs"

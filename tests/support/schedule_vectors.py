@@ -9,11 +9,19 @@ from typing import Any
 
 import yaml
 
+from taugen.engines.admission.engine import simulate
+from taugen.engines.admission.model import (
+    RunningPod,
+    RunResult,
+    SimFlavor,
+    SimInput,
+    SimNode,
+    SimPodSet,
+    SimRun,
+)
+from taugen.engines.placement.request import Mode, SliceLayer
+from taugen.engines.placement.tree import Taint, Toleration
 from taugen.models.node_filters import NodeRequirement
-from taugen.simulate.engine import simulate
-from taugen.simulate.model import RunningPod, RunResult, SimFlavor, SimInput, SimNode, SimPodSet, SimRun
-from taugen.simulate.request import Mode, SliceLayer
-from taugen.simulate.tree import Taint, Toleration
 from tests.support.upstream_vectors import FOLDER, TERMINAL, _in_tree, _quantities
 
 FILE = FOLDER / "schedule-for-tas.yaml"

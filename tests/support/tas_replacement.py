@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from taugen.simulate.request import NoFit, PodRequest, SliceLayer
-from taugen.simulate.tas import Assignment, Placed, find_assignment
-from taugen.simulate.tree import DomainPath, Resources, TasTree
+from taugen.engines.placement.request import NoFit, PodRequest, SliceLayer
+from taugen.engines.placement.tas import Assignment, Placed, find_assignment
+from taugen.engines.placement.tree import DomainPath, Resources, TasTree
 
 
 def find_replacement(

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from taugen.commands.build import BuildOptions, BuildResult, build
-from taugen.errors import InputError, Problem
+from taugen.core.errors import InputError, Problem
 from taugen.load.project import load_cluster_inputs, load_project
 from taugen.resolve.cluster import ResolvedCluster, resolve
 from tests.support.helpers import OBSERVED, read_objects, write_yaml

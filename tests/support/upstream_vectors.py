@@ -10,12 +10,12 @@ from typing import Any
 
 import yaml
 
+from taugen.core.quantity import Quantity
+from taugen.engines.placement.request import Mode, PodRequest, SliceLayer
+from taugen.engines.placement.tas import Assignment, Placed, find_assignment
+from taugen.engines.placement.tree import DomainPath, Taint, TasNode, TasTree, Toleration, build_tree
 from taugen.models.node_filters import NodeRequirement
-from taugen.quantity import Quantity
 from taugen.schedulers.kueue.units import units
-from taugen.simulate.request import Mode, PodRequest, SliceLayer
-from taugen.simulate.tas import Assignment, Placed, find_assignment
-from taugen.simulate.tree import DomainPath, Taint, TasNode, TasTree, Toleration, build_tree
 from tests.support.tas_replacement import find_replacement
 
 FOLDER = Path(__file__).resolve().parents[1] / "data" / "tas-upstream"

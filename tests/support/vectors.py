@@ -9,11 +9,11 @@ from typing import Any
 
 import yaml
 
-from taugen.quantity import Quantity
+from taugen.core.quantity import Quantity
+from taugen.engines.placement.request import PodRequest
+from taugen.engines.placement.tas import Assignment, find_assignment
+from taugen.engines.placement.tree import HOSTNAME, DomainPath, Taint, TasNode, build_tree
 from taugen.schedulers.kueue.units import units
-from taugen.simulate.request import PodRequest
-from taugen.simulate.tas import Assignment, find_assignment
-from taugen.simulate.tree import HOSTNAME, DomainPath, Taint, TasNode, build_tree
 
 VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "acceptance" / "tas-vectors.yaml"
 LEVEL_KEYS = {  # the file's short level names (its header says so)

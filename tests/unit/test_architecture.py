@@ -33,23 +33,35 @@ def test_no_private_name_is_imported_across_modules(path: Path) -> None:
 
 
 def test_the_layout_shows_the_pipeline() -> None:
-    """STYLE.md: a reader who opens the package sees the stages in its folder names."""
+    """STYLE.md, issue 33: a reader who opens the package sees the pipeline, the engines, the
+    schedulers and the commands in its folder names, at most 20 entries, no loose module."""
+    entries = sorted(p.name for p in PACKAGE.iterdir() if p.name != "__pycache__")
     folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
-    stages = {"load", "resolve", "compile", "emit", "write", "commands", "context", "api", "models"}
-    assert stages | {"cli"} <= folders
-    loose = sorted(p.name for p in PACKAGE.glob("*.py"))
-    assert loose == [
-        "__init__.py",
-        "__main__.py",
-        "choices.py",
-        "errors.py",
-        "gcpause.py",
-        "jsontext.py",
-        "names.py",
-        "placeholders.py",  # issue 32: templates filled in one pass (report, init)
-        "progress.py",
-        "quantity.py",
-        "repository.py",  # issue 32: the Git repository a project lies in (cli, completion, write)
-        "suggest.py",
-        "timestamps.py",
-    ]
+    pipeline = {"load", "resolve", "compile", "emit", "write", "lock", "validate"}
+    assert (
+        pipeline | {"cli", "commands", "engines", "schedulers", "context", "core", "api", "models"} <= folders
+    )
+    assert sorted(p.name for p in PACKAGE.glob("*.py")) == ["__init__.py", "__main__.py"]
+    assert len(entries) <= 20, entries
+    engines = {p.name for p in (PACKAGE / "engines").iterdir() if (p / "__init__.py").exists()}
+    assert engines == {"admission", "changes", "placement", "runs"}
+
+
+def _public_classes() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for path in SOURCES:
+        for node in ast.parse(path.read_text(), str(path)).body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                found.setdefault(node.name, []).append(path.relative_to(PACKAGE).as_posix())
+    return found
+
+
+def test_no_two_public_classes_share_a_name() -> None:
+    """Issue 33: a class name says which one it is, wherever it is imported."""
+    assert {name: homes for name, homes in _public_classes().items() if len(homes) > 1} == {}
+
+
+def test_the_class_check_sees_every_module() -> None:
+    found = _public_classes()
+    assert found["ProjectContext"] == ["context/session.py"]
+    assert len(found) > 300

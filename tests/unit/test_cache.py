@@ -12,7 +12,7 @@ import pytest
 
 import taugen.context.cluster
 import taugen.write.cache
-from taugen.errors import Problem
+from taugen.core.errors import Problem
 from tests.support.helpers import gpu_node, inventory, snapshot, write_yaml
 from tests.support.unit import objects, run_build, write_project
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from taugen import choices
-from taugen.diff.engine import FAIL_ON
-from taugen.diff.risks import IDS
+from taugen.commands.preflight.report import FORMATS as PREFLIGHT_FORMATS
+from taugen.commands.simulate.report import FORMATS as SIMULATE_FORMATS
+from taugen.core import choices
+from taugen.engines.changes.engine import FAIL_ON
+from taugen.engines.changes.risks import IDS
+from taugen.engines.runs.render import FORMATS as RENDER_FORMATS
 from taugen.models.schemas import KINDS
-from taugen.runs.render import FORMATS as RENDER_FORMATS
-from taugen.runs.report import FORMATS as PREFLIGHT_FORMATS
-from taugen.simulate.report import FORMATS as SIMULATE_FORMATS
 from taugen.validate.report import RENDERERS
 
 # taugen/cli/'s modules at start-up: all but `completion`, which a TAB press imports (issue 33)
@@ -50,7 +50,7 @@ def test_importing_the_cli_imports_nothing_heavy() -> None:
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     heavy, own = out.splitlines()
     assert heavy == "[]"
-    expected = ["taugen", "taugen.choices", "taugen.cli", *CLI_AT_START, "taugen.progress"]
+    expected = ["taugen", "taugen.core.choices", "taugen.cli", *CLI_AT_START, "taugen.core.progress"]
     assert own == str(sorted(expected))
 
 

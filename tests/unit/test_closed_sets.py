@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 from mypy import api
 
-from taugen.errors import RULES
+from taugen.core.errors import RULES
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -36,7 +36,7 @@ def test_mypy_refuses_a_misspelt_rule_and_severity(tmp_path: Path) -> None:
         textwrap.dedent(
             """
             from pathlib import Path
-            from taugen.errors import Problem
+            from taugen.core.errors import Problem
             Problem(Path("a"), 1, 1, "yaml", "fine")
             Problem(Path("a"), 1, 1, "ymal", "a typo")
             Problem(Path("a"), 1, 1, "io", "a typo", "", "warn")

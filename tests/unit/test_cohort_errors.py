@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from taugen.errors import Problem
+from taugen.core.errors import Problem
 from tests.support.helpers import snapshot
 from tests.support.unit import problems_of, run_build
 from tests.unit.test_cohorts import TEAM_C, cohort_project

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 import yaml
 
-from taugen.diff.guarantees import guarantee_changes
-from taugen.diff.objects import Identity, Placed
+from taugen.engines.changes.guarantees import guarantee_changes
+from taugen.engines.changes.objects import Identity, Placed
 from taugen.lock.lockfile import merge_locks
 from taugen.models.lock import ClusterLock, Lock
 from tests.support.helpers import gpu_node, inventory, write_yaml

@@ -11,7 +11,7 @@ import pytest
 
 from taugen.context.committed import Committed, read_committed
 from taugen.context.tree import CompiledTree
-from taugen.errors import InputError
+from taugen.core.errors import InputError
 from taugen.models.project import Scheduler
 from taugen.schedulers.protocol import Files
 from taugen.schedulers.registry import scheduler_of

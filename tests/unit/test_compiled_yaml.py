@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from taugen.errors import InputError
+from taugen.core.errors import InputError
 from taugen.load.compiled import load_tree_documents, tree_documents
 
 

@@ -23,9 +23,9 @@ from taugen.commands.report.payload import cluster_data
 from taugen.compile.manifest import MANAGED_BY
 from taugen.context.session import load_view
 from taugen.context.tree import CompiledTree
-from taugen.diff.engine import DiffOptions, diff
-from taugen.simulate.model import SimResult
-from taugen.simulate.project import SimulateOptions, run_simulation
+from taugen.engines.admission.model import SimResult
+from taugen.engines.admission.project import SimulateOptions, run_simulation
+from taugen.engines.changes.engine import DiffOptions, diff
 from tests.support.helpers import cpu_node, gpu_node, inventory, write_yaml
 from tests.support.helpers import write_project as write_full_project
 from tests.support.unit import run_build, write_project

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 import yaml
 
-from taugen.diff.engine import DiffOptions, DiffResult, diff
-from taugen.diff.render import prefixed
-from taugen.diff.risks import IDS
+from taugen.commands.diff.render import prefixed
+from taugen.engines.changes.engine import DiffOptions, DiffResult, diff
+from taugen.engines.changes.risks import IDS
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "diff"
 FOLDERS = sorted(p for p in CASES.iterdir() if p.is_dir())

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from taugen.diff.engine import DiffOptions, diff
-from taugen.diff.markdown import ARTIFACT, LIMIT, markdown
+from taugen.commands.diff.markdown import ARTIFACT, LIMIT, markdown
+from taugen.engines.changes.engine import DiffOptions, diff
 from tests.conftest import REPO
 
 

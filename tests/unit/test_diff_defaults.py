@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 
-from taugen.diff.normalize import normal
+from taugen.engines.changes.normalize import normal
 from tests.conftest import REPO
 
 QUEUES = REPO / "out" / "eastus-prod" / "clusterqueue.yaml"

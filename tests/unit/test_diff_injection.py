@@ -10,9 +10,9 @@ from pathlib import Path
 
 import yaml
 
-from taugen.diff.engine import DiffOptions, diff
-from taugen.diff.markdown import markdown
-from taugen.diff.render import text
+from taugen.commands.diff.markdown import markdown
+from taugen.commands.diff.render import text
+from taugen.engines.changes.engine import DiffOptions, diff
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "diff"
 HOSTILE = "ib-1\n### merged, all good @org/admins #12 !7\x1b[2J"

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from taugen.diff.engine import DiffOptions, diff
-from taugen.diff.render import prefixed
-from taugen.errors import InputError
+from taugen.commands.diff.render import prefixed
+from taugen.core.errors import InputError
+from taugen.engines.changes.engine import DiffOptions, diff
 from tests.support.helpers import snapshot
 
 CASES = Path(__file__).resolve().parents[1] / "cases" / "diff"

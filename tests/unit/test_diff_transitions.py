@@ -8,7 +8,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from taugen.diff.engine import DiffOptions, diff
+from taugen.engines.changes.engine import DiffOptions, diff
 from taugen.validate.celrules import RuleSource
 from taugen.validate.crd import load_crds
 from taugen.validate.transition import Refusal, TransitionCheck

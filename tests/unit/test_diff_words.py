@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from taugen.diff.changes import FieldChange, ObjectChange, field_changes
-from taugen.diff.normalize import normal
-from taugen.diff.objects import Identity
-from taugen.diff.risks import field_risks
-from taugen.diff.words import describe, field_headline, show
+from taugen.engines.changes.changes import FieldChange, ObjectChange, field_changes
+from taugen.engines.changes.normalize import normal
+from taugen.engines.changes.objects import Identity
+from taugen.engines.changes.risks import field_risks
+from taugen.engines.changes.words import describe, field_headline, show
 
 CQ = Identity("", "ClusterQueue", "", "taugrid", "kueue.x-k8s.io/v1beta2")
 QUOTA = ("spec", "resourceGroups", 0, "flavors", "taugrid-h200-141gb", "resources", "memory")

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from taugen.errors import InputError
+from taugen.core.errors import InputError
+from taugen.engines.admission.workloads import load_workloads
 from taugen.models.node_filters import NodeRequirement
-from taugen.simulate.workloads import load_workloads
 from tests.support.helpers import gpu_node, inventory, write_yaml
 from tests.support.unit import line_of, problems_of, resolve_project, run_build, write_project
 

@@ -80,7 +80,7 @@ def test_two_projects_cannot_share_an_output_root(tmp_path: Path) -> None:
     """Each would deploy, and the other remove, the other's folders: the second is refused."""
     import pytest
 
-    from taugen.errors import InputError
+    from taugen.core.errors import InputError
 
     shared = tmp_path / "shared"  # --out: `output:` stays in the project (issue 32)
     build(BuildOptions(write_project(tmp_path / "a", inventory([gpu_node("h200-0")])), out=shared))

@@ -10,11 +10,11 @@ from typing import Any
 from taugen.compile.guarantee import NO_GUARANTEES, Guarantees
 from taugen.compile.manifest import Manifest, object_
 from taugen.compile.quota import ClassQuota
+from taugen.core.quantity import Quantity
+from taugen.engines.runs.podsets import PodSet
+from taugen.engines.runs.resolution import RunContext
 from taugen.models.project import Capabilities, Cluster, Scheduler
-from taugen.quantity import Quantity
 from taugen.resolve.cluster import ResolvedCluster
-from taugen.runs.podsets import PodSet
-from taugen.runs.resolution import RunContext
 from taugen.schedulers.kueue import Kueue
 from taugen.schedulers.protocol import Backend, Check, Files, Placeable, QuotaMarks, RunContract
 from taugen.schedulers.registry import registered, scheduler_of

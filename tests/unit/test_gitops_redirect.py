@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from taugen.commands.validate import ValidateOptions, validate_paths
-from taugen.diff.engine import DiffOptions, diff
+from taugen.engines.changes.engine import DiffOptions, diff
 from tests.support.helpers import gpu_node, inventory, write_yaml
 from tests.support.unit import line_of, problems_of, run_build, write_project
 

@@ -218,7 +218,7 @@ def test_a_rules_file_linked_to_dev_zero_is_refused_not_read(tmp_path: Path) -> 
 def test_an_edited_catalog_is_never_rendered_from(tmp_path: Path) -> None:
     """Item 6: the catalog's own digest was trusted, so an edited entry (h200-training on
     A100, unconstrained) was rendered. Render now compares the whole catalog with a compile."""
-    from taugen.runs.resolution import resolve_run
+    from taugen.engines.runs.resolution import resolve_run
     from tests.support.runs import build_lab
 
     project = build_lab(tmp_path)

@@ -12,9 +12,9 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from taugen import __version__
-from taugen.choices import DEFAULT_REPO_URL
 from taugen.commands.init import InitRefused, init
 from taugen.commands.init.files import TAUGEN_GIT
+from taugen.core.choices import DEFAULT_REPO_URL
 from taugen.models.schemas import schema_files
 from taugen.validate.schemas import SchemaStore
 

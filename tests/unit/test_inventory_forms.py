@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from taugen.errors import Problem
+from taugen.core.errors import Problem
 from taugen.load.inventory import Inventory, load_inventory
 from tests.support.helpers import gpu_node, inventory, write_yaml
 from tests.support.unit import (

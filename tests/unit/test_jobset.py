@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from taugen.runs.preflight import preflight
-from taugen.runs.render import render
-from taugen.runs.resolution import resolve_run
+from taugen.commands.preflight.check import preflight
+from taugen.engines.runs.render import render
+from taugen.engines.runs.resolution import resolve_run
 from tests.support.crd import object_schema, upstream_crds, validation_errors
 from tests.support.kai import KAI_RUNS, build_kai_lab
 from tests.support.runs import objects_of

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from taugen.commands.preflight.check import preflight
+from taugen.engines.runs.render import FORMATS, Format, render
+from taugen.engines.runs.resolution import resolve_run
 from taugen.models.profile import Topology
 from taugen.resolve.labels import LEVELS
-from taugen.runs.preflight import preflight
-from taugen.runs.render import FORMATS, Format, render
-from taugen.runs.resolution import resolve_run
 from tests.support.helpers import assert_golden
 from tests.support.kai import KAI_RUNS, build_kai_lab
 from tests.support.runs import context_of, objects_of, run_doc

@@ -12,7 +12,7 @@ import pytest
 
 from benchmarks.generate import generate
 from taugen.compile.quota import ClassQuota
-from taugen.errors import InputError, Problem
+from taugen.core.errors import InputError, Problem
 from taugen.load import limits
 from taugen.load.document import load_documents, parse_documents
 from taugen.schedulers.kueue import Kueue

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from taugen.errors import Problem
+from taugen.core.errors import Problem
 from tests.support.fleet import FLEET, INVENTORIES, WORKER, fleet_project
 from tests.support.helpers import snapshot
 from tests.support.unit import objects, problems_of, run_build
@@ -289,7 +289,7 @@ def test_m1_flux_applies_the_workers_queues_before_the_manager_in_a_hub(tmp_path
 
 
 def _fleet_headlines(base: Path, head: Path, cwd: Path) -> list[tuple[str, list[str]]]:
-    from taugen.diff.engine import DiffOptions, diff
+    from taugen.engines.changes.engine import DiffOptions, diff
 
     result = diff(DiffOptions(str(base), str(head), cwd=cwd))
     return [(e.headline, [r.id for r in e.risks]) for e in result.entries if e.headline.startswith("fleet ")]

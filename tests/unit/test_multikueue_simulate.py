@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from taugen.errors import InputError
-from taugen.simulate.fleet import DISPATCH, run_fleet
-from taugen.simulate.fleet_report import as_dict, as_text
-from taugen.simulate.model import NO_PREEMPTION
+from taugen.commands.simulate.fleet import DISPATCH, run_fleet
+from taugen.commands.simulate.fleet_report import as_dict, as_text
+from taugen.core.errors import InputError
+from taugen.engines.admission.model import NO_PREEMPTION
 from tests.conftest import REPO
 from tests.support.fleet import fleet_project
 from tests.support.unit import run_build

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from taugen.core.names import dns1123_label_error, dns1123_subdomain_error, label_key_error, label_value_error
 from taugen.models.base import parse_duration
-from taugen.names import dns1123_label_error, dns1123_subdomain_error, label_key_error, label_value_error
 
 LABEL = "must be lower-case letters, digits and '-', starting and ending with a letter or digit"
 SUBDOMAIN = "must be lower-case letters, digits, '-' and '.', starting and ending with a letter or digit"

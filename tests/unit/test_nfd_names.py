@@ -7,7 +7,7 @@ from pathlib import Path
 
 from taugen.compile.nodelabels.nfd import MAX_OBJECT_BYTES, rule_object_name, rule_objects
 from taugen.context.node_labels import node_labels
-from taugen.names import dns1123_subdomain_error, subdomain_name
+from taugen.core.names import dns1123_subdomain_error, subdomain_name
 from tests.support.helpers import gpu_node, inventory
 from tests.support.tree import example_project, json_bytes, kustomize_errors, shared_identities, tree_objects
 from tests.support.unit import resolve_project, run_build, write_project

@@ -19,7 +19,7 @@ from taugen.compile.manifest import Manifest
 from taugen.compile.nodelabels import NODE_LABEL_BACKENDS
 from taugen.compile.nodelabels.nfd import NfdBackend
 from taugen.compile.nodelabels.node import NodeBackend
-from taugen.errors import InputError
+from taugen.core.errors import InputError
 from taugen.load.project import load_cluster_inputs, load_project
 from taugen.models.project import KueueCluster
 from taugen.resolve.cluster import ResolvedCluster, resolve

@@ -14,7 +14,7 @@ import jsonschema_rs
 import pytest
 from jsonschema import Draft7Validator, Draft202012Validator
 
-from taugen.errors import InputError
+from taugen.core.errors import InputError
 from taugen.validate.crd import strict_schema
 from taugen.validate.patterns import (
     FAST_KEYWORDS,

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from taugen.runs.preflight import Preflight, preflight
-from taugen.runs.report import as_json, as_text
+from taugen.commands.preflight.check import Preflight, preflight
+from taugen.commands.preflight.report import as_json, as_text
 from tests.support.runs import build_lab, context_of, run_doc
 
 H200_FLAVOR = "taugrid-h200-141gb (nodeLabels tau.azure.com/gpu-class=h200-141gb)"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from taugen.core.quantity import Quantity, QuantityError, canonical
 from taugen.load.inventory import load_inventory
-from taugen.quantity import Quantity, QuantityError, canonical
 from tests.support.helpers import gpu_node, inventory, write_yaml
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from taugen.errors import InputError
+from taugen.core.errors import InputError
 from taugen.lock.lockfile import HINT
 from tests.support.helpers import gpu_node, inventory, snapshot, write_yaml
 from tests.support.unit import objects, problems_of, run_build, write_project

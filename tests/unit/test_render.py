@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from taugen.runs.placement import run_warnings
-from taugen.runs.render import Format, render
-from taugen.runs.resolution import resolve_run
+from taugen.commands.render import run_warnings
+from taugen.engines.runs.render import Format, render
+from taugen.engines.runs.resolution import resolve_run
 from taugen.validate.engine import validate
 from taugen.validate.schemas import SchemaStore
 from tests.support.runs import RENDER_CASES, build_lab, context_of, objects_of, run_doc

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from taugen.errors import Problem
-from taugen.runs.render import render
-from taugen.runs.resolution import resolve_run
+from taugen.core.errors import Problem
+from taugen.engines.runs.render import render
+from taugen.engines.runs.resolution import resolve_run
 from tests.support.helpers import add_profile, write_yaml
 from tests.support.runs import PROJECT, RENDER_CASES, build_lab, context_of, run_doc
 from tests.support.unit import problems_of

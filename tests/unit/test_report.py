@@ -12,7 +12,7 @@ from taugen.commands.report.command import ReportOptions, collect, report_html
 from taugen.commands.report.model import ClassRow, Domain, Host, HostMark
 from taugen.commands.report.payload import cluster_data, script_json
 from taugen.commands.report.topology import hosts_of, tree
-from taugen.diff.engine import DiffOptions, diff
+from taugen.engines.changes.engine import DiffOptions, diff
 from tests.support.helpers import cpu_node, gpu_node, inventory, write_yaml
 from tests.support.unit import resolve_project, run_build, write_project
 
@@ -163,7 +163,7 @@ def test_a_value_holding_a_placeholder_gets_no_data_pasted_into_it(tmp_path: Pat
 
 
 def test_fill_never_searches_what_it_filled_in() -> None:
-    from taugen.placeholders import fill
+    from taugen.core.placeholders import fill
 
     values = {"{{a}}": "{{b}}", "{{b}}": "<b>", "{{ab}}": "long"}
     assert fill("{{a}} {{b}} {{ab}}", values) == "{{b}} <b> long"

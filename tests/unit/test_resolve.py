@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from taugen.names import label_value_error
+from taugen.core.names import label_value_error
 from taugen.resolve.domains import singleton
 from taugen.resolve.labels import LEVELS
 from tests.support.helpers import cpu_node, gpu_node, inventory, rules

@@ -9,7 +9,7 @@ from typing import get_args
 from click.testing import CliRunner
 
 from taugen.cli import main
-from taugen.errors import Rule
+from taugen.core.errors import Rule
 from tests.conftest import REPO
 
 REFERENCE = REPO / "docs" / "rules.md"

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from taugen.errors import InputError
+from taugen.core.errors import InputError
+from taugen.engines.runs.render import patch, render
 from taugen.models.node_filters import NodeRequirement, affinity_matches
-from taugen.runs.render import patch, render
 from tests.support.kai import build_kai_lab
 from tests.support.runs import build_lab, context_of, objects_of, run_doc
 

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from taugen.errors import InputError
-from taugen.runs.preflight import preflight
-from taugen.runs.render import render
-from taugen.runs.resolution import resolve_run
+from taugen.commands.preflight.check import preflight
+from taugen.core.errors import InputError
+from taugen.engines.runs.render import render
+from taugen.engines.runs.resolution import resolve_run
 from tests.conftest import Run
 from tests.support.helpers import write_yaml
 from tests.support.kai import build_kai_lab

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from taugen.context.classes import known_classes, profile_class_warnings, unknown_class_hint
+from taugen.core.suggest import CLOSE, VERY_CLOSE, closest
 from taugen.load.profiles import BUILTIN_PROFILES, load_profiles
 from taugen.resolve.rules import RuleSet
-from taugen.suggest import CLOSE, VERY_CLOSE, closest
 
 BUILTIN_CLASSES = RuleSet([]).gpu_classes()
 

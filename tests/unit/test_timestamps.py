@@ -1,10 +1,10 @@
-"""Issue 18: one way to write a time — RFC 3339 in UTC with `Z` (taugen/timestamps.py)."""
+"""Issue 18: one way to write a time — RFC 3339 in UTC with `Z` (taugen/core/timestamps.py)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
-from taugen.timestamps import utc_sortable, utc_text
+from taugen.core.timestamps import utc_sortable, utc_text
 
 PLUS_TWO = timezone(timedelta(hours=2))
 

@@ -9,11 +9,11 @@ import pytest
 import yaml
 
 from taugen.api.nfd import NodeFeatureRule
+from taugen.commands.preflight.check import preflight
 from taugen.commands.report.command import ReportOptions, collect
 from taugen.compile.slot import SLOT, SLOT_FILE, SLOT_RULE, no_slot_reason
 from taugen.context.tree import CompiledTree
-from taugen.runs.preflight import preflight
-from taugen.simulate.project import SimulateOptions, run_simulation
+from taugen.engines.admission.project import SimulateOptions, run_simulation
 from tests.support.runs import build_lab, context_of, run_doc
 from tests.support.tree import tree_objects
 

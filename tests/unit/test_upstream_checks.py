@@ -12,7 +12,7 @@ import pytest
 
 from taugen.api.checks import MODELS, Key, object_checks
 from taugen.api.rules import Path as Where
-from taugen.errors import FoundProblems
+from taugen.core.errors import FoundProblems
 from taugen.load.document import Document, fast_documents
 from taugen.validate.cel import CelCheck
 from taugen.validate.celrules import RuleSource

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from taugen.commands.validate import ValidateOptions, validate_paths
-from taugen.errors import FoundProblems
+from taugen.core.errors import FoundProblems
 from taugen.validate.cel import TRANSITION, compiled
 from taugen.validate.celrules import RULES_KEY
 from taugen.validate.crd import load_crds

@@ -16,7 +16,7 @@ from taugen.compile.guarantee import NO_GUARANTEES, Guarantees
 from taugen.compile.manifest import Manifest
 from taugen.compile.nodelabels import node_labels
 from taugen.compile.quota import ClassQuota
-from taugen.errors import FoundProblems
+from taugen.core.errors import FoundProblems
 from taugen.models.project import Scheduler
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.schedulers.kueue import Kueue

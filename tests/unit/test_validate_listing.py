@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from taugen.errors import Problem
+from taugen.core.errors import Problem
 from taugen.validate.resources import manifest_files
 
 OBJECT = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"

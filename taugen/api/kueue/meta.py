@@ -19,7 +19,7 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 
 from taugen.api.rules import ChangeCheck, ObjectCheck
-from taugen.names import (
+from taugen.core.names import (
     DNS1123_LABEL_PATTERN,
     DNS1123_SUBDOMAIN,
     DNS1123_SUBDOMAIN_PATTERN,

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from taugen.commands.drift.compare import Drift, compare
 from taugen.context.session import open_project
+from taugen.engines.runs.state import cluster_state, stale_problem
 from taugen.load.inventory import load_inventory
-from taugen.runs.state import cluster_state, stale_problem
 
 
 def drift(nodelist: Path, config: Path, cluster_name: str | None) -> Drift:

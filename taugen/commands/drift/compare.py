@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from taugen.compile.manifest import MANAGED_BY
-from taugen.errors import Problem
+from taugen.core.errors import Problem
 from taugen.load.inventory import Inventory, NodeFacts
 from taugen.resolve.labels import OWN_PREFIXES
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from taugen.commands.drift.compare import Drift
-from taugen.jsontext import dumps
+from taugen.core.jsontext import dumps
 
 
 def as_json(found: Drift) -> str:

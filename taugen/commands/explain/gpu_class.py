@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from taugen.context.cluster import ClusterView
-from taugen.errors import InputError, Problem
+from taugen.core.errors import InputError, Problem
+from taugen.core.suggest import CLOSE, closest
 from taugen.resolve.counts import DomainCount, count_domains
 from taugen.resolve.labels import ACCELERATOR_DOMAIN, NETWORK_DOMAIN
 from taugen.schedulers.kueue.compile import flavor_name
-from taugen.suggest import CLOSE, closest
 
 
 @dataclass(frozen=True)

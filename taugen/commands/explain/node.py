@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from taugen.commands.explain.readiness import ready_reason, site_source
 from taugen.compile.manifest import MANAGED_BY
 from taugen.context.cluster import ClusterView
-from taugen.errors import InputError
+from taugen.core.errors import InputError
+from taugen.core.suggest import closest
 from taugen.load.inventory import NodeFacts
 from taugen.load.rules import LoadedRule
 from taugen.models.platform import taint_text
@@ -26,7 +27,6 @@ from taugen.resolve.labels import (
 )
 from taugen.resolve.rules import matcher_text
 from taugen.schedulers.kueue.compile import CPU_FLAVOR, flavor_name
-from taugen.suggest import closest
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from taugen.commands.explain.gpu_class import ClassExplanation
 from taugen.commands.explain.node import NodeExplanation
 from taugen.compile.slot import SLOT
-from taugen.jsontext import dumps
+from taugen.core.jsontext import dumps
 from taugen.load.inventory import GPU
 from taugen.resolve.labels import GPU_CLASS, HOSTNAME
 

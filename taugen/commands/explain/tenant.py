@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from taugen.compile.guarantee import ClassGuarantee, Guarantees
 from taugen.compile.quota import ClassQuota
 from taugen.context.cluster import ClusterView
-from taugen.errors import InputError
+from taugen.core.errors import InputError
 from taugen.models.project import Tenant
 from taugen.models.share import share_value
 from taugen.schedulers.registry import scheduler_of

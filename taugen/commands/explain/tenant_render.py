@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from taugen.commands.explain.tenant import TenantExplanation
-from taugen.jsontext import dumps
+from taugen.core.jsontext import dumps
 
 
 def tenant_json(found: TenantExplanation) -> str:

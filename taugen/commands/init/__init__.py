@@ -10,10 +10,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from taugen.choices import DEFAULT_CLUSTER, DEFAULT_REPO_URL, Platform
 from taugen.commands.init.files import FLEET_MANAGER, Context, scaffold_files
-from taugen.errors import TaugenError
-from taugen.names import dns1123_label_error
+from taugen.core.choices import DEFAULT_CLUSTER, DEFAULT_REPO_URL, Platform
+from taugen.core.errors import TaugenError
+from taugen.core.names import dns1123_label_error
 from taugen.write.safewrite import write_files
 
 

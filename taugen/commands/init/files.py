@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from importlib.resources import files
 
 from taugen import __version__
-from taugen.choices import Platform
+from taugen.core.choices import Platform
+from taugen.core.placeholders import fill
 from taugen.models.schemas import schema_files
-from taugen.placeholders import fill
 
 SCHEMAS_DIR = "schemas"  # the input kinds' JSON Schemas, for the `yaml-language-server` lines
 TAUGEN_GIT = "https://github.com/tau-azure/taugen"  # pre-commit and CI install taugen from here

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from taugen.core.quantity import Quantity
 from taugen.load.inventory import Inventory, NodeFacts, NodeTaint
-from taugen.quantity import Quantity
 
 PROVIDER_PREFIX = (
     "net.unbounded-cloud.io/",

@@ -16,9 +16,9 @@ from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from taugen.commands.inventory.changes import PROVIDER_PREFIX, provider_labels
+from taugen.core.quantity import Quantity
+from taugen.core.timestamps import utc_text
 from taugen.load.inventory import Inventory, NodeFacts, NodeTaint
-from taugen.quantity import Quantity
-from taugen.timestamps import utc_text
 
 _PLAIN_WOULD_CHANGE_TYPE = re.compile(r"[-+]?[0-9][0-9._eE+-]*")
 

@@ -15,11 +15,11 @@ from pathlib import Path
 from taugen.commands.inventory.changes import FleetChanges, fleet_changes
 from taugen.commands.inventory.edit import refreshed_text
 from taugen.context.session import open_project
-from taugen.errors import InputError
+from taugen.core.errors import InputError
+from taugen.core.timestamps import utc_text
 from taugen.load.document import read_text
 from taugen.load.inventory import GPU, NATIVE, Form, Inventory, load_inventory
 from taugen.resolve.gpus import MACHINE, PRODUCT
-from taugen.timestamps import utc_text
 from taugen.write.safewrite import refuse_unsafe, write_file
 
 

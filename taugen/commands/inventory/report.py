@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from taugen.commands.inventory.refresh import ImportResult
-from taugen.jsontext import dumps
+from taugen.core.jsontext import dumps
 from taugen.load.inventory import NATIVE
 
 

@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from taugen.context.cluster import ClusterView
-from taugen.jsontext import dumps
+from taugen.core.jsontext import dumps
+from taugen.core.timestamps import utc_text
 from taugen.resolve.counts import DomainCount, count_domains
 from taugen.resolve.domains import SINGLETON
-from taugen.timestamps import utc_text
 
 
 @dataclass(frozen=True)

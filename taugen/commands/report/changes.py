@@ -8,8 +8,8 @@ from typing import Any
 
 from taugen.commands.report.model import ChangeRow, DiffView, Host, HostMark, Mark, RiskGroup
 from taugen.commands.report.topology import ghost
-from taugen.diff.engine import DiffResult, Entry
-from taugen.diff.risks import CLASSES
+from taugen.engines.changes.engine import DiffResult, Entry
+from taugen.engines.changes.risks import CLASSES
 
 
 def diff_view(result: DiffResult, cluster: str, only: bool) -> DiffView:

@@ -14,11 +14,11 @@ from taugen.commands.report.simulation import simulate_view
 from taugen.commands.report.topology import hosts_of, tree
 from taugen.context.cluster import ClusterView, PlanOptions
 from taugen.context.session import ProjectContext, open_project
-from taugen.diff.engine import DiffOptions, DiffResult, diff
-from taugen.errors import TaugenError
+from taugen.core.errors import TaugenError
+from taugen.core.progress import Progress, silent
+from taugen.core.timestamps import utc_text
+from taugen.engines.changes.engine import DiffOptions, DiffResult, diff
 from taugen.models.project import Cluster
-from taugen.progress import Progress, silent
-from taugen.timestamps import utc_text
 from taugen.write.safewrite import refuse_unsafe, write_file
 
 

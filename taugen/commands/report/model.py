@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
-from taugen.diff.changes import ObjectAction
-from taugen.simulate.model import Status
+from taugen.engines.admission.model import Status
+from taugen.engines.changes.changes import ObjectAction
 
 Level = Literal["site", "network-domain", "accelerator-domain"]
 LEVELS: tuple[Level, ...] = ("site", "network-domain", "accelerator-domain")

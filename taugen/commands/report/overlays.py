@@ -7,7 +7,7 @@ from html import escape
 
 from taugen.commands.report.model import DiffView, SimulationView
 from taugen.commands.report.tables import table
-from taugen.diff.render import MARKS
+from taugen.engines.changes.changes import MARKS
 
 
 def diff_section(view: DiffView) -> str:

@@ -12,7 +12,7 @@ from taugen.commands.report.model import ClusterSection
 from taugen.commands.report.overlays import diff_section, simulation_section
 from taugen.commands.report.payload import cluster_data, script_json
 from taugen.commands.report.tables import class_table, domain_table, host_table, tenant_table
-from taugen.placeholders import fill
+from taugen.core.placeholders import fill
 
 OPEN_UP_TO = 200  # hosts: a larger cluster's tables start folded (still found by text search)
 

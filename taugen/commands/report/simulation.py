@@ -7,8 +7,8 @@ from pathlib import Path
 
 from taugen.commands.report.model import SimRun, SimulationView
 from taugen.context.session import ProjectContext
-from taugen.simulate.model import RunResult
-from taugen.simulate.project import SimulateOptions, run_simulation
+from taugen.engines.admission.model import RunResult
+from taugen.engines.admission.project import SimulateOptions, run_simulation
 
 
 def simulate_view(

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from taugen.compile.manifest import MANAGED_BY
+from taugen.core.names import object_label_name
 from taugen.models.gitops import OWN_PREFIX
-from taugen.names import object_label_name
 
 PREFIX = OWN_PREFIX  # gitops.flux.dependsOn may not name one (models/gitops.py)
 

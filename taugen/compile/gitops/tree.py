@@ -1,4 +1,4 @@
-"""The G6 folders of the output root: `_argocd/` and `_flux/<cluster>/` (names in taugen.names)."""
+"""The G6 folders of the output root: `_argocd/` and `_flux/<cluster>/` (names in taugen.core.names)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from taugen.compile.gitops.flux import kustomizations
 from taugen.compile.gitops.layout import Deployed, deployed
 from taugen.compile.manifest import Manifest
 from taugen.compile.nodelabels.base import NODES_DIR
+from taugen.core.names import ARGOCD_FOLDER, FLUX_FOLDER
 from taugen.models.gitops import Flux, repo_folder
 from taugen.models.project import Project
-from taugen.names import ARGOCD_FOLDER, FLUX_FOLDER
 
 KUSTOMIZATION = "kustomization.yaml"
 

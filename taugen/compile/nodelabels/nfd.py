@@ -16,8 +16,8 @@ from typing import Any
 from taugen.api.nfd import KIND, NFD_API
 from taugen.compile.manifest import SYNC_OPTIONS, Manifest, annotate, object_
 from taugen.compile.nodelabels.base import NODES_DIR, labelled, node_file
-from taugen.errors import TaugenError
-from taugen.names import subdomain_name
+from taugen.core.errors import TaugenError
+from taugen.core.names import subdomain_name
 from taugen.resolve.cluster import ResolvedNode
 
 NODE_NAME_FEATURE, NODE_NAME_ELEMENT = "system.name", "nodename"

@@ -28,7 +28,7 @@ from typing import Any
 
 from taugen.compile.manifest import Manifest
 from taugen.compile.nodelabels.base import NO_CLASS_FILE, NODES_DIR, SINGLE_HOSTS
-from taugen.errors import TaugenError
+from taugen.core.errors import TaugenError
 
 MAX_FILE_BYTES = 1 << 20  # SPEC G2
 # YAML is at most about twice an object's compact JSON (indented lists); decoration (managed-by,

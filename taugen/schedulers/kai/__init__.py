@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from taugen.compile.guarantee import Guarantees
+from taugen.core.quantity import Quantity
 from taugen.models.project import Cluster, KaiCluster
-from taugen.quantity import Quantity
 from taugen.schedulers.kai.compile import QUEUES_FILE, KaiCompile, leaf_queue
 from taugen.schedulers.kai.contract import KaiContract
 from taugen.schedulers.kai.history import kai_total
@@ -16,7 +16,7 @@ from taugen.schedulers.kai.preflight import kai_checks
 from taugen.schedulers.protocol import Files, Placeable, QuotaMarks, RunContract
 
 if TYPE_CHECKING:
-    from taugen.runs.resolution import RunContext
+    from taugen.engines.runs.resolution import RunContext
 
 
 class Kai(KaiCompile):

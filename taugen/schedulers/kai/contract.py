@@ -11,8 +11,8 @@ from taugen.schedulers.kai.compile import kai_of, leaf_queue
 from taugen.schedulers.labels import common_labels
 
 if TYPE_CHECKING:
-    from taugen.runs.podsets import PodSet
-    from taugen.runs.resolution import RunContext
+    from taugen.engines.runs.podsets import PodSet
+    from taugen.engines.runs.resolution import RunContext
 
 KAI_SCHEDULER = "kai-scheduler"
 KAI_TOPOLOGY = "kai.scheduler/topology"

@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from taugen.api.kai.models import Queue, QueueResource
+from taugen.core.quantity import Quantity
 from taugen.load.inventory import GPU
-from taugen.quantity import Quantity
 from taugen.schedulers.kai.compile import leaf_queue
 from taugen.schedulers.protocol import Check, Placeable
 
 if TYPE_CHECKING:
-    from taugen.runs.resolution import RunContext
+    from taugen.engines.runs.resolution import RunContext
 
 
 def kai_checks(context: RunContext, request: dict[str, Quantity]) -> Placeable:

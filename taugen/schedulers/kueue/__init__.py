@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from taugen.compile.guarantee import Guarantees
+from taugen.core.quantity import Quantity
 from taugen.models.project import Cluster, KueueCluster
-from taugen.quantity import Quantity
 from taugen.schedulers.kueue import risks
 from taugen.schedulers.kueue.compile import FLAVORS_FILE, QUEUE_FILE, KueueCompile
 from taugen.schedulers.kueue.contract import KueueContract
@@ -17,7 +17,7 @@ from taugen.schedulers.kueue.preflight import kueue_checks
 from taugen.schedulers.protocol import Files, Placeable, QuotaMarks, RunContract
 
 if TYPE_CHECKING:
-    from taugen.runs.resolution import RunContext
+    from taugen.engines.runs.resolution import RunContext
 
 
 class Kueue(KueueCompile):

@@ -17,7 +17,7 @@ from taugen.compile.guarantee import ClassGuarantee, Guarantees, TenantGuarantee
 from taugen.compile.manifest import Manifest, annotate, object_
 from taugen.compile.quota import ClassQuota
 from taugen.compile.slot import SLOT
-from taugen.quantity import canonical
+from taugen.core.quantity import canonical
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.schedulers.kueue.flavors import API, GPU, flavor_name, flavor_quota
 

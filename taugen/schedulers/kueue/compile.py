@@ -10,7 +10,7 @@ from taugen.compile.common import PRIORITY_TIERS, TOPOLOGY
 from taugen.compile.guarantee import NO_GUARANTEES, Guarantees
 from taugen.compile.manifest import Manifest, annotate, object_
 from taugen.compile.quota import ClassQuota
-from taugen.errors import InputError
+from taugen.core.errors import InputError
 from taugen.models.platform import Taint
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.resolve.labels import GPU_CLASS, LEVELS

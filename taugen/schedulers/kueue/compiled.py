@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from taugen.quantity import Quantity
+from taugen.core.quantity import Quantity
 from taugen.schedulers.kueue.quota_model import FlavorResource, Preemption, Quota, SimCohort, SimQueue
 from taugen.schedulers.kueue.units import units
 
 if TYPE_CHECKING:  # the committed tree is read by the context floor above
     from taugen.context.kueue_tree import CompiledQueue, KueueTree, QueueFlavor
-    from taugen.runs.resolution import RunContext
+    from taugen.engines.runs.resolution import RunContext
 
 
 def sim_queues(tree: KueueTree) -> tuple[SimQueue, ...]:

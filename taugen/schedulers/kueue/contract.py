@@ -10,8 +10,8 @@ from taugen.models.profile import Topology
 from taugen.schedulers.labels import common_labels
 
 if TYPE_CHECKING:
-    from taugen.runs.podsets import PodSet
-    from taugen.runs.resolution import RunContext
+    from taugen.engines.runs.podsets import PodSet
+    from taugen.engines.runs.resolution import RunContext
 
 QUEUE_NAME = "kueue.x-k8s.io/queue-name"
 PRIORITY_CLASS = "kueue.x-k8s.io/priority-class"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from taugen.compile.slot import SLOT
-from taugen.quantity import canonical
+from taugen.core.quantity import canonical
 from taugen.resolve.labels import CPU_CLASS, PLATFORM_PREFIX
 
 API = "kueue.x-k8s.io/v1beta2"

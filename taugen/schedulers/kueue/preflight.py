@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from taugen.core.quantity import Quantity
 from taugen.models.platform import DEFAULT_GPU_TAINTS, taint_text
-from taugen.quantity import Quantity
 from taugen.resolve.labels import GPU_CLASS
 from taugen.schedulers.kueue.compiled import queue_of, sim_cohorts, sim_queues
 from taugen.schedulers.kueue.flavors import CPU_FLAVOR
@@ -20,7 +20,7 @@ from taugen.schedulers.protocol import Check, Placeable
 
 if TYPE_CHECKING:
     from taugen.context.kueue_tree import CompiledQueue, Flavor, KueueTree
-    from taugen.runs.resolution import RunContext
+    from taugen.engines.runs.resolution import RunContext
 
 
 def kueue_checks(context: RunContext, request: dict[str, Quantity]) -> Placeable:

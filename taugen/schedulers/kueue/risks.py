@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from taugen.quantity import Quantity, QuantityError
+from taugen.core.quantity import Quantity, QuantityError
 from taugen.schedulers.kueue.compile import READY_SLOTS
 
 _SLOTS = ("metadata", "annotations", READY_SLOTS)

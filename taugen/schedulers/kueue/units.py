@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping
 from fractions import Fraction
 
-from taugen.quantity import Quantity
+from taugen.core.quantity import Quantity
 
 MILLI = ("cpu",)  # Kueue counts cpu in millicores and every other resource in base units
 

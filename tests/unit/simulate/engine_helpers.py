@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from taugen.simulate.model import SimFlavor, SimInput, SimNode, SimRun
-from taugen.simulate.tree import HOSTNAME
+from taugen.engines.admission.model import SimFlavor, SimInput, SimNode, SimRun
+from taugen.engines.placement.tree import HOSTNAME
 
 SLOT = "tau.azure.com/torchrun-host-slot"
 GPU = "nvidia.com/gpu"

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from taugen.engines.admission.engine import simulate
+from taugen.engines.admission.model import RunResult, Victim
+from taugen.engines.placement.tree import HOSTNAME
 from taugen.schedulers.kueue.quota_model import Preemption, Quota, SimQueue
-from taugen.simulate.engine import simulate
-from taugen.simulate.model import RunResult, Victim
-from taugen.simulate.tree import HOSTNAME
 from tests.unit.simulate.engine_helpers import FLAVOR, GPU, cluster, node, run
 
 T2 = Preemption("Any", "LowerPriority", None, "LowerPriority")  # what T2 compiles

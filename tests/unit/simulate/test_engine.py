@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from taugen.simulate.engine import simulate
-from taugen.simulate.model import RunningPod, RunResult
+from taugen.engines.admission.engine import simulate
+from taugen.engines.admission.model import RunningPod, RunResult
 from tests.unit.simulate.engine_helpers import GPU, SLOT, cluster, flavor, node, run
 
 KEY = "team-a/"

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from taugen.simulate.engine import simulate
-from taugen.simulate.model import FlavorTotal, RunResult, SimPodSet, SimRun
-from taugen.simulate.tree import Taint, Toleration
+from taugen.engines.admission.engine import simulate
+from taugen.engines.admission.model import FlavorTotal, RunResult, SimPodSet, SimRun
+from taugen.engines.placement.tree import Taint, Toleration
 from tests.unit.simulate.engine_helpers import FLAVOR, GPU, cluster, flavor, node, run
 
 KEY = "team-a/"

@@ -15,11 +15,11 @@ import pytest
 import yaml
 
 from taugen.commands.build import BuildOptions, build
+from taugen.commands.preflight.check import preflight
+from taugen.engines.admission.engine import simulate
+from taugen.engines.admission.model import RunResult
+from taugen.engines.placement.tree import Taint
 from taugen.models.node_filters import NodeRequirement
-from taugen.runs.preflight import preflight
-from taugen.simulate.engine import simulate
-from taugen.simulate.model import RunResult
-from taugen.simulate.tree import Taint
 from tests.conftest import Run
 from tests.support.helpers import write_yaml
 from tests.support.runs import PROJECT, context_of, run_doc

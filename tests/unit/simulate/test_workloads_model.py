@@ -10,8 +10,8 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from taugen.errors import InputError
-from taugen.simulate.workloads import load_workloads
+from taugen.core.errors import InputError
+from taugen.engines.admission.workloads import load_workloads
 from tests.support.helpers import write_yaml
 
 REPO = Path(__file__).resolve().parents[3]

@@ -1,0 +1,69 @@
+"""`taugen preflight`: is a run eligible in its cluster, from the compiled tree and the inventory?
+
+Eligible only (seed 000): capacity is reserved at admission, so a yes can change before then.
+Checks: the profile is ready (R30); a ResourceFlavor matches the class on
+tau.azure.com/gpu-class alone; the run's ClusterQueue (its LocalQueue's, T5) covers the total
+request: its nominal quota, or in a cohort what it could use with the cohort idle (T8); one
+domain at the required level holds every rank (no fallback to a wider level, §7); a multi-node
+torchrun run also needs the tree to advertise the torchrun-host-slot on GPU nodes (G4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from taugen.compile.slot import no_slot_reason
+from taugen.core.errors import Problem
+from taugen.core.quantity import Quantity
+from taugen.engines.runs.capacity import Domain
+from taugen.engines.runs.jobset_preflight import fit_pod_sets
+from taugen.engines.runs.resolution import RunContext, resolve_run
+from taugen.engines.runs.topology import TopologyFit, fit_topology
+from taugen.schedulers.protocol import Check
+from taugen.schedulers.registry import scheduler_of
+
+
+@dataclass(frozen=True)
+class Preflight:
+    context: RunContext
+    checks: tuple[Check, ...]
+    request: dict[str, Quantity]  # per worker, the slot included
+    domain: Domain | None = None  # the best fit when one holds the run, else the largest
+    wider: Domain | None = None  # a wider level's domain that would hold it (never used)
+
+    @property
+    def eligible(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    @property
+    def verdict(self) -> str:
+        return "eligible" if self.eligible else "not eligible"
+
+
+def preflight_run(run_file: Path, config: Path) -> tuple[Preflight, tuple[Problem, ...]]:
+    """The verdict on the run in `run_file`, and its warnings (a deprecated profile)."""
+    context = resolve_run(run_file, config)
+    return preflight(context), tuple(context.warnings)
+
+
+def preflight(context: RunContext) -> Preflight:
+    request = context.request
+    placeable = scheduler_of(context.state.cluster.scheduler).preflight(context, request)
+    checks = [_profile(context), *placeable.checks]
+    if not placeable.go_on or context.policy.gpu_class is None:
+        return Preflight(context, tuple(checks), request)
+    if context.host_slot and not context.state.tree.advertises_slot():
+        return Preflight(context, (*checks, Check("slot", False, no_slot_reason())), request)
+    if context.jobset:  # K6: pod set by pod set, on what the earlier ones leave
+        return Preflight(context, (*checks, fit_pod_sets(context)), request)
+    fit: TopologyFit = fit_topology(context, request)
+    checks.append(Check("topology", fit.ok, fit.message))
+    return Preflight(context, tuple(checks), request, fit.domain, fit.wider)
+
+
+def _profile(context: RunContext) -> Check:
+    cluster = context.state.cluster.name
+    if context.not_ready is None:
+        return Check("profile", True, f"{context.entry.name} is ready in cluster {cluster}")
+    return Check("profile", False, f"{context.entry.name} is not ready: {context.not_ready}")

@@ -1,0 +1,210 @@
+"""The simulator's input and output: plain values, no YAML, no project (S1, S6)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from taugen.engines.placement.request import Mode, PodRequest, SliceLayer
+from taugen.engines.placement.tree import DomainPath, Resources, Taint, Toleration, untolerated
+from taugen.models.node_filters import NodeRequirement, affinity_matches
+from taugen.schedulers.kueue.quota_model import Quota, SimCohort, SimQueue
+
+Status = Literal["admitted", "pending", "evicted", "preempted"]
+NO_PREEMPTION = "no preemption is simulated: a pending run never displaces an admitted one (S2)"
+
+
+@dataclass(frozen=True)
+class SimNode:
+    name: str
+    ready: bool
+    flavor: str | None  # the TAS flavor whose nodeLabels it matches; None: no TAS flavor
+    path: DomainPath  # every level's value, the host's last
+    allocatable: Resources
+    taints: tuple[Taint, ...] = ()  # the Node's spec.taints (none when the inventory does not say)
+    labels: Mapping[str, str] = field(default_factory=dict)  # what node affinity is matched to
+
+
+@dataclass(frozen=True)
+class SimFlavor:
+    name: str
+    nominal: Resources  # the ClusterQueue's nominalQuota per covered resource
+    tas: bool  # has a topologyName
+    tolerations: tuple[Toleration, ...] = ()  # spec.tolerations: Kueue adds them to the pod's (TAS)
+
+
+@dataclass(frozen=True)
+class SimPodSet:
+    """A pod set after a run's first (a JobSet's replicatedJob, K6): its ranks follow the
+    earlier pod sets' ranks, in order (S4)."""
+
+    name: str
+    count: int
+    per_pod: Resources
+    mode: Mode
+    level: str | None
+    slices: tuple[SliceLayer, ...] = ()
+    gpus: int = 0
+
+
+@dataclass(frozen=True)
+class SimRun:
+    key: str  # namespace/name
+    priority: int
+    created: str  # RFC 3339 in UTC, so that text order is time order
+    flavor: str | None  # None: no flavor in the queue for its class
+    count: int
+    per_pod: Resources
+    mode: Mode
+    level: str | None
+    not_ready: str | None = None  # the whole reason it cannot be placed: profile (R30), workload, slot (G4)
+    plan: Mapping[int, str] | None = None  # rank -> host of an already admitted run
+    gpus: int = 0  # per pod, for the totals
+    queue: str = ""  # its ClusterQueue (via its LocalQueue); "" with no `queues`: the only one
+    admitted_at: str = ""  # RFC 3339 UTC: when an admitted run reserved quota ("": its created)
+    slices: tuple[SliceLayer, ...] = ()  # policy.slice (S3)
+    leader: Resources | None = None  # K5: pod 0 is a leader with its own requests
+    tolerations: tuple[Toleration, ...] = ()  # the pod template's (R24: gpuNodeTaints)
+    affinity: tuple[tuple[NodeRequirement, ...], ...] = ()  # required node affinity terms, ORed
+    name: str = ""  # the first pod set's name, with `more`
+    more: tuple[SimPodSet, ...] = ()  # K6: the pod sets after the first (count, per_pod, ...)
+
+    def pod_sets(self) -> tuple[SimPodSet, ...]:
+        """Every pod set in order, the run's own fields the first."""
+        first = SimPodSet(self.name, self.count, self.per_pod, self.mode, self.level, self.slices, self.gpus)
+        return (first, *self.more)
+
+    def first_rank(self, index: int) -> int:
+        return sum(p.count for p in self.pod_sets()[:index])
+
+    def pod_set_of(self, rank: int) -> int:
+        """The index of the pod set that holds pod `rank`."""
+        for index, found in enumerate(self.pod_sets()):
+            rank -= found.count
+            if rank < 0:
+                return index
+        return len(self.more)
+
+    @property
+    def pods(self) -> int:
+        """Every pod set's pods."""
+        return self.count + sum(p.count for p in self.more)
+
+    @property
+    def gpu_total(self) -> int:
+        return sum(p.gpus * p.count for p in self.pod_sets())
+
+    def pod_request(self, flavor: tuple[Toleration, ...] = ()) -> PodRequest:
+        """What the placement core places: with a leader, one PodSet group (K5). Kueue's TAS
+        checks taints against the pod's tolerations and then the flavor's (`flavor`)."""
+        tolerations = (*self.tolerations, *flavor)
+        grouped = self.leader is not None and self.count > 1
+        return PodRequest(
+            self.count - 1 if grouped else self.count,
+            self.per_pod if grouped else self.pod(0),
+            self.mode,
+            self.level,
+            tolerations,
+            slices=self.slices,
+            leader=self.leader if grouped else None,
+            affinity=self.affinity,
+        )
+
+    def admits(self, node: SimNode, flavor: tuple[Toleration, ...] = ()) -> bool:
+        """The node passes the run's filters: its taints are tolerated, its labels affine."""
+        if untolerated(node.taints, (*self.tolerations, *flavor)) is not None:
+            return False
+        return not self.affinity or affinity_matches(self.affinity, node.labels)
+
+    def pod(self, rank: int) -> Resources:
+        """The requests of pod `rank`: the leader's for pod 0 when it has its own; with `more`,
+        its pod set's."""
+        if self.more:
+            return self.pod_sets()[self.pod_set_of(rank)].per_pod
+        return self.leader if rank == 0 and self.leader is not None else self.per_pod
+
+    def total(self) -> dict[str, int]:
+        """Every pod's requests summed: what the run asks of quota."""
+        found = {r: v * self.count for r, v in self.per_pod.items()}
+        for r, v in (self.leader or {}).items():
+            found[r] = found.get(r, 0) + v
+        for r, v in (self.per_pod if self.leader is not None else {}).items():
+            found[r] -= v
+        for extra in self.more:
+            for r, v in extra.per_pod.items():
+                found[r] = found.get(r, 0) + v * extra.count
+        return found
+
+
+@dataclass(frozen=True)
+class RunningPod:
+    node: str
+    requests: Resources
+    run: str | None = None  # run key
+    rank: int | None = None
+
+
+@dataclass(frozen=True)
+class SimInput:
+    topology: str
+    levels: tuple[str, ...]
+    flavors: tuple[SimFlavor, ...]
+    nodes: tuple[SimNode, ...]
+    runs: tuple[SimRun, ...]
+    running: tuple[RunningPod, ...] = ()
+    down: tuple[str, ...] = ()  # nodeDown events, in order
+    queues: tuple[SimQueue, ...] = ()  # () : one ClusterQueue "" with the flavors' nominal quota
+    cohorts: tuple[SimCohort, ...] = ()
+
+    @property
+    def preempts(self) -> bool:
+        """T8: preemption is simulated on a tree whose queues form a cohort; a lone
+        ClusterQueue keeps S2 (no preemption), as before."""
+        return any(q.cohort is not None for q in self.queues)
+
+    def cluster_queues(self) -> tuple[SimQueue, ...]:
+        if self.queues:
+            return self.queues
+        quotas = {(f.name, r): Quota(v) for f in self.flavors for r, v in f.nominal.items()}
+        return (SimQueue("", quotas),)
+
+
+@dataclass(frozen=True)
+class Victim:
+    key: str
+    reason: str  # Kueue's: InClusterQueue, InCohortReclamation, InCohortReclaimWhileBorrowing
+
+
+@dataclass(frozen=True)
+class RunResult:
+    key: str
+    status: Status
+    flavor: str | None
+    reason: str = ""
+    ranks: tuple[str | None, ...] = ()  # host of each pod index; None: not topology-aware
+    replaced: tuple[int, ...] = ()  # ranks placed again (S5)
+    victims: tuple[Victim, ...] = ()  # the runs this one preempted to be admitted (T8)
+
+    def hosts(self) -> list[tuple[str, int]]:
+        counts: dict[str, int] = {}
+        for host in self.ranks:
+            if host is not None:
+                counts[host] = counts.get(host, 0) + 1
+        return sorted(counts.items())
+
+
+@dataclass(frozen=True)
+class FlavorTotal:
+    flavor: str
+    requested: int  # GPUs asked for by every run of the flavor
+    admitted: int
+    free: int  # GPUs left free on Ready nodes after the simulation
+
+
+@dataclass(frozen=True)
+class SimResult:
+    runs: tuple[RunResult, ...]  # in admission order
+    totals: tuple[FlavorTotal, ...]
+    notes: tuple[str, ...] = field(default=(NO_PREEMPTION,))
+    preemption: bool = False  # T8: the tree is a cohort, preemption was simulated

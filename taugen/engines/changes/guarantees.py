@@ -1,0 +1,78 @@
+"""T6: a headline per tenant and gpu-class whose guarantee changes, read from the cohort's queues.
+
+A guaranteed tenant's ClusterQueue (`<clusterQueue>-<namespace>`, cohortName `<clusterQueue>`,
+admitting exactly its namespace) holds its guarantee as each GPU flavor's nominal quota (T2).
+A guarantee that goes down is a capacity risk, whatever the quota of the class does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from taugen.core.quantity import Quantity, QuantityError
+from taugen.engines.changes.objects import Identity, Placed
+from taugen.engines.changes.risks import Risk
+
+Key = tuple[str, str, str]  # cluster, namespace, gpu-class
+GPU = "nvidia.com/gpu"
+PREFIX = "taugrid-"
+
+
+def guarantees(side: Mapping[Identity, Placed]) -> dict[Key, tuple[Identity, int]]:
+    """(cluster, namespace, gpu-class) -> the tenant queue and its guaranteed GPUs."""
+    found: dict[Key, tuple[Identity, int]] = {}
+    for ident, placed in side.items():
+        namespace = _tenant_of(ident, placed.obj)
+        if namespace is None:
+            continue
+        for gpu_class, gpus in gpu_quotas(placed.obj).items():
+            found[(ident.cluster, namespace, gpu_class)] = (ident, gpus)
+    return found
+
+
+def _tenant_of(ident: Identity, obj: dict[str, Any]) -> str | None:
+    spec: dict[str, Any] = obj["spec"] if isinstance(obj.get("spec"), dict) else {}
+    cohort = spec.get("cohortName")
+    if ident.kind != "ClusterQueue" or not isinstance(cohort, str) or ident.name == cohort:
+        return None
+    expressions = (spec.get("namespaceSelector") or {}).get("matchExpressions") or []
+    values = expressions[0].get("values") if len(expressions) == 1 else None
+    namespace = values[0] if isinstance(values, list) and len(values) == 1 else None
+    return namespace if ident.name == f"{cohort}-{namespace}" else None
+
+
+def gpu_quotas(obj: dict[str, Any]) -> dict[str, int]:
+    """A ClusterQueue's non-zero GPU nominal quota per gpu-class (its taugrid-<class> flavors)."""
+    quotas: dict[str, int] = {}
+    for group in obj["spec"].get("resourceGroups") or []:
+        for flavor in group.get("flavors") or []:
+            name = str(flavor.get("name", ""))
+            for resource in flavor.get("resources") or []:
+                if resource.get("name") == GPU and name.startswith(PREFIX):
+                    quotas[name.removeprefix(PREFIX)] = _count(resource.get("nominalQuota", 0))
+    return {c: g for c, g in quotas.items() if g > 0}
+
+
+def _count(value: Any) -> int:
+    try:
+        return int(Quantity.parse(value if isinstance(value, int | str) else str(value)).value)
+    except QuantityError:
+        return 0
+
+
+def guarantee_changes(
+    base: Mapping[Identity, Placed], head: Mapping[Identity, Placed]
+) -> Iterator[tuple[Identity, str, tuple[Risk, ...]]]:
+    """(tenant queue, headline, risks) per tenant and class whose guarantee changes, in order."""
+    old, new = guarantees(base), guarantees(head)
+    for key in sorted(old.keys() | new.keys()):
+        before, after = old.get(key, (None, 0)), new.get(key, (None, 0))
+        if before[1] == after[1]:
+            continue
+        ident = after[0] or before[0]
+        assert ident is not None
+        _, namespace, gpu_class = key
+        headline = f"{namespace} guaranteed {gpu_class} {before[1]} → {after[1]}"
+        risks = (Risk("capacity", "the tenant's guarantee decreases"),) if after[1] < before[1] else ()
+        yield ident, headline, risks

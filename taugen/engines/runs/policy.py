@@ -1,0 +1,70 @@
+"""A run's resolved policy (§7): the profile's, with the run's overrides, checked for sense."""
+
+from __future__ import annotations
+
+from taugen.compile.catalog import not_ready_reason
+from taugen.context.catalog import Catalog, CatalogEntry
+from taugen.context.classes import unknown_class_hint
+from taugen.core.errors import InputError, Problem
+from taugen.engines.runs.load import LoadedRun
+from taugen.engines.runs.state import ClusterState
+from taugen.load.profiles import ReplacementLoop, replacement_chain
+from taugen.models.profile import Policy
+from taugen.resolve.rules import gpu_class_error
+
+
+def resolve_policy(loaded: LoadedRun, entry: CatalogEntry, state: ClusterState) -> Policy:
+    """The profile's policy with the run's overrides; an explicit tier changes only the tier."""
+    over = loaded.run.policy
+    if over.gpu_class is not None:
+        _check_class(loaded, over.gpu_class, state)
+    base = entry.policy
+    return Policy(
+        priority_tier=over.priority_tier or base.priority_tier,
+        gpu_class=over.gpu_class or base.gpu_class,
+        topology=over.topology or base.topology,
+    )
+
+
+def _check_class(loaded: LoadedRun, value: str, state: ClusterState) -> None:
+    """R3: no platform identifier; issue 21: a class no rule gives is a typo, never a pending run."""
+    where = loaded.doc.spot(["policy", "gpu_class"])
+    if err := gpu_class_error(value, state.series_to_class):
+        raise InputError([where.problem("R3", *err)])
+    known = state.resolved.rules.gpu_classes()
+    if value not in known:
+        message = f"no rule of cluster {state.cluster.name} gives gpu-class {value!r}: no node can have it"
+        raise InputError([where.problem("run", message, unknown_class_hint(value, known))])
+
+
+def not_ready(loaded: LoadedRun, entry: CatalogEntry, policy: Policy, state: ClusterState) -> str | None:
+    """Why the run's policy cannot be placed (R30): the catalog's word, or for an overridden
+    gpu-class the same reason the catalog would give, from the same inputs."""
+    if policy.gpu_class == entry.policy.gpu_class:
+        return None if entry.ready else entry.reason or f"profile {entry.name} is not ready"
+    quotas = {q.gpu_class: q for q in state.view.quotas}
+    reason = not_ready_reason(state.cluster.name, policy.gpu_class, quotas)
+    return None if reason is None else f"{reason} (policy.gpu_class of the run)"
+
+
+def deprecation(loaded: LoadedRun, catalog: Catalog) -> list[Problem]:
+    """Profile migration: a deprecated profile still renders, with a warning naming its replacement."""
+    try:
+        chain = replacement_chain(loaded.run.profile, catalog.replaced_by())
+    except ReplacementLoop as loop:  # build refuses a loop: the catalog was edited by hand
+        where = catalog.digest_at
+        raise InputError(
+            [where.problem("profile", f"the replacement chain loops ({loop})", "run `taugen build`")]
+        ) from None
+    if len(chain) == 1:
+        return []
+    via = f" (via {', '.join(chain[1:-1])})" if len(chain) > 2 else ""
+    return [
+        loaded.doc.at(["profile"])
+        .problem(
+            "deprecated",
+            f"profile {chain[0]} is deprecated: it is replaced by {chain[-1]}{via}",
+            f"write `profile: {chain[-1]}`",
+        )
+        .as_warning()
+    ]
