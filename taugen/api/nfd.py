@@ -55,7 +55,7 @@ class MatchAnyElem(KueueModel):
     match_features: list[FeatureMatcherTerm]
 
 
-class Taint(KueueModel):
+class NfdTaint(KueueModel):
     key: StrictStr
     value: StrictStr | None = None
     effect: StrictStr  # the CRD takes any string; nfd-master checks it
@@ -72,7 +72,7 @@ class Rule(KueueModel):
     vars: dict[StrictStr, StrictStr] | None = None
     vars_template: StrictStr | None = None
     extended_resources: dict[StrictStr, StrictStr] | None = None
-    taints: list[Taint] | None = None
+    taints: list[NfdTaint] | None = None
     match_features: list[FeatureMatcherTerm] | None = None
     match_any: list[MatchAnyElem] | None = None
 

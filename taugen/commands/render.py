@@ -10,7 +10,7 @@ from taugen.compile.slot import SLOT
 from taugen.core.errors import Problem
 from taugen.engines.runs.render import render
 from taugen.engines.runs.resolution import RunContext, resolve_run
-from taugen.models.profile import Topology
+from taugen.models.profile import ProfileTopology
 from taugen.resolve.labels import INFINIBAND, NETWORK_DOMAIN
 
 
@@ -50,7 +50,7 @@ def placement_warning(context: RunContext) -> Problem:
             f"; this does not require {INFINIBAND}=true: a node without a provider fabric is a network "
             "domain of its own"
         )
-    where_pending = "in one domain " if policy.topology != Topology.UNCONSTRAINED else ""
+    where_pending = "in one domain " if policy.topology != ProfileTopology.UNCONSTRAINED else ""
     return where.problem(
         "§7",
         f"multi-node torchrun: each of the {run.workers} ranks requests one {SLOT}, so every rank "

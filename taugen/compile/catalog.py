@@ -11,7 +11,7 @@ from taugen.compile.manifest import Manifest, annotate, object_
 from taugen.compile.quota import ClassQuota
 from taugen.core.errors import InputError, Problem
 from taugen.load.profiles import LoadedProfile
-from taugen.models.profile import Topology
+from taugen.models.profile import ProfileTopology
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.resolve.labels import ACCELERATOR_DOMAIN, HOSTNAME, NETWORK_DOMAIN, SITE
 from taugen.resolve.rules import gpu_class_error
@@ -23,16 +23,16 @@ CATALOG_FILE = "profile-catalog.yaml"
 DIGEST_ANNOTATION = "tau.azure.com/inputs-digest"
 
 LEVEL_OF = {  # §7: the Topology level a policy requires
-    Topology.SAME_HOST: HOSTNAME,
-    Topology.SAME_ACCELERATOR_DOMAIN: ACCELERATOR_DOMAIN,
-    Topology.SAME_NETWORK_DOMAIN: NETWORK_DOMAIN,
-    Topology.SAME_SITE: SITE,
+    ProfileTopology.SAME_HOST: HOSTNAME,
+    ProfileTopology.SAME_ACCELERATOR_DOMAIN: ACCELERATOR_DOMAIN,
+    ProfileTopology.SAME_NETWORK_DOMAIN: NETWORK_DOMAIN,
+    ProfileTopology.SAME_SITE: SITE,
 }
 PREFERRED_LEVEL_OF = {  # Kueue's podset-preferred-topology: the level tried first (S3)
-    Topology.PREFER_HOST: HOSTNAME,
-    Topology.PREFER_ACCELERATOR_DOMAIN: ACCELERATOR_DOMAIN,
-    Topology.PREFER_NETWORK_DOMAIN: NETWORK_DOMAIN,
-    Topology.PREFER_SITE: SITE,
+    ProfileTopology.PREFER_HOST: HOSTNAME,
+    ProfileTopology.PREFER_ACCELERATOR_DOMAIN: ACCELERATOR_DOMAIN,
+    ProfileTopology.PREFER_NETWORK_DOMAIN: NETWORK_DOMAIN,
+    ProfileTopology.PREFER_SITE: SITE,
 }
 
 

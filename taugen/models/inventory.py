@@ -14,7 +14,7 @@ from taugen.models.base import (
     QuantityField,
     StrictModel,
 )
-from taugen.models.platform import Taint
+from taugen.models.platform import GpuTaint
 
 
 class InventoryNode(StrictModel):
@@ -27,7 +27,7 @@ class InventoryNode(StrictModel):
         default_factory=dict, description="R40: what the node has, as status.capacity (optional)"
     )
     labels: dict[str, str] = Field(default_factory=dict)
-    taints: list[Taint] | None = Field(
+    taints: list[GpuTaint] | None = Field(
         default=None, description="R39: the node's taints; omitted: not known, so not compared"
     )
 

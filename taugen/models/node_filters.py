@@ -97,19 +97,19 @@ def _integer(text: str | None) -> int | None:
 
 
 @dataclass(frozen=True)
-class Toleration:
+class FilterToleration:
     key: str  # "": every key (with operator Exists)
     value: str | None = None  # None: operator Exists
     effect: str | None = None  # None: every effect
 
-    def tolerates(self, taint: Taint) -> bool:  # corev1.Toleration.ToleratesTaint
+    def tolerates(self, taint: FilterTaint) -> bool:  # corev1.Toleration.ToleratesTaint
         same_effect = self.effect is None or self.effect == taint.effect
         same_key = not self.key or self.key == taint.key
         return same_key and same_effect and self.value in (None, taint.value)
 
 
 @dataclass(frozen=True)
-class Taint:
+class FilterTaint:
     key: str
     value: str
     effect: str
@@ -122,7 +122,7 @@ class Taint:
         return self.effect in ("NoSchedule", "NoExecute")  # PreferNoSchedule never excludes
 
 
-def untolerated(taints: Sequence[Taint], tolerations: Sequence[Toleration]) -> Taint | None:
+def untolerated(taints: Sequence[FilterTaint], tolerations: Sequence[FilterToleration]) -> FilterTaint | None:
     """corev1helpers.FindMatchingUntoleratedTaint with IsSchedulingTaint: the first
     NoSchedule/NoExecute taint no toleration tolerates."""
     for taint in taints:

@@ -10,7 +10,7 @@ from pydantic import BeforeValidator, Field
 from taugen.core.names import label_key_error, label_value_error
 from taugen.models.base import StrictModel, invalid
 
-__all__ = ["DEFAULT_GPU_TAINTS", "PRESETS", "Taint", "TopologyLabels", "TopologyPreset", "taint_text"]
+__all__ = ["DEFAULT_GPU_TAINTS", "PRESETS", "GpuTaint", "TopologyLabels", "TopologyPreset", "taint_text"]
 
 
 def _label_key(value: object) -> object:
@@ -55,7 +55,7 @@ def _gpu_taint_key(value: object) -> object:
     return value
 
 
-class Taint(StrictModel):
+class GpuTaint(StrictModel):
     """A taint the cluster's GPU nodes carry (R39); flavors and rendered runs use it."""
 
     key: Annotated[NodeLabelKey, BeforeValidator(_gpu_taint_key)]
@@ -63,12 +63,12 @@ class Taint(StrictModel):
     effect: Effect
 
 
-def taint_text(taint: Taint) -> str:
+def taint_text(taint: GpuTaint) -> str:
     """`key=value:Effect`, as kubectl prints a taint (`key:Effect` without a value)."""
     return f"{taint.key}={taint.value}:{taint.effect}" if taint.value else f"{taint.key}:{taint.effect}"
 
 
-DEFAULT_GPU_TAINTS = (Taint(key="sku", value="gpu", effect="NoSchedule"),)  # R24
+DEFAULT_GPU_TAINTS = (GpuTaint(key="sku", value="gpu", effect="NoSchedule"),)  # R24
 
 
 class TopologyLabels(StrictModel):

@@ -11,7 +11,7 @@ from taugen.models.base import API_VERSION, DNSSubdomain, StrictModel
 from taugen.models.base import Metadata as Metadata
 
 
-class Topology(StrEnum):
+class ProfileTopology(StrEnum):
     UNCONSTRAINED = "unconstrained"
     SAME_HOST = "same-host"
     SAME_ACCELERATOR_DOMAIN = "same-accelerator-domain"
@@ -33,7 +33,7 @@ class PriorityTier(StrEnum):
 class Policy(StrictModel):
     priority_tier: PriorityTier = PriorityTier.DEFAULT
     gpu_class: str | None = Field(default=None, description="Omit for CPU-only work")
-    topology: Topology = Topology.UNCONSTRAINED
+    topology: ProfileTopology = ProfileTopology.UNCONSTRAINED
 
 
 class Deprecation(StrictModel):

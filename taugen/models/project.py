@@ -33,7 +33,7 @@ from taugen.models.base import (
 )
 from taugen.models.gitops import GitOps, repo_folder
 from taugen.models.multikueue import MultiKueue
-from taugen.models.platform import DEFAULT_GPU_TAINTS, Taint, TopologyLabels, TopologyPreset
+from taugen.models.platform import DEFAULT_GPU_TAINTS, GpuTaint, TopologyLabels, TopologyPreset
 from taugen.models.share import ClassKey, Share
 
 QueueName = Annotated[DNSSubdomain, name_limit(63, "LocalQueue")]
@@ -143,7 +143,7 @@ class ClusterBase(StrictModel):
     topologyLabels: TopologyPreset | TopologyLabels = Field(
         default="default", description="R37: a preset (default, eks, gke, nvidia) or the label keys to read"
     )
-    gpuNodeTaints: Annotated[list[Taint], Field(max_length=8)] = Field(
+    gpuNodeTaints: Annotated[list[GpuTaint], Field(max_length=8)] = Field(
         default_factory=lambda: list(DEFAULT_GPU_TAINTS),
         description="R39: the taints the GPU nodes carry (default sku=gpu:NoSchedule, R24)",
     )

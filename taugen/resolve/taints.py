@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from taugen.core.errors import Problem
 from taugen.load.inventory import GPU, NodeFacts, NodeTaint
-from taugen.models.platform import Taint, taint_text
+from taugen.models.platform import GpuTaint, taint_text
 
 REPELLING = ("NoSchedule", "NoExecute")
 # Kubernetes' own condition taints (not-ready, unschedulable, …) come and go with the node's state.
@@ -18,7 +18,7 @@ def is_gpu_node(node: NodeFacts) -> bool:
     return node.gpus > 0 or (capacity is not None and capacity.value > 0)
 
 
-def taint_warnings(nodes: Iterable[NodeFacts], expected: Sequence[Taint]) -> list[Problem]:
+def taint_warnings(nodes: Iterable[NodeFacts], expected: Sequence[GpuTaint]) -> list[Problem]:
     """A GPU node lacking one of `expected`, or carrying another repelling taint (only when the
     inventory lists the node's taints: a native node without `taints:` says nothing)."""
     wanted = {(t.key, t.value, t.effect) for t in expected}
@@ -38,7 +38,7 @@ def taint_warnings(nodes: Iterable[NodeFacts], expected: Sequence[Taint]) -> lis
     return found
 
 
-def _lacks(node: NodeFacts, taint: Taint) -> Problem:
+def _lacks(node: NodeFacts, taint: GpuTaint) -> Problem:
     text = taint_text(taint)
     where = node.at("taints") if node.taints else node.at("name")
     return where.problem(

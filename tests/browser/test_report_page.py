@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from taugen.commands.report.command import ReportOptions, collect, write_report
-from taugen.commands.report.model import SimRun, SimulationView
+from taugen.commands.report.model import ReportRun, SimulationView
 from taugen.commands.report.page import page
 from tests.browser.chromium import dump_dom, needs_chromium, screenshot
 from tests.browser.conftest import ADDED, MOVED, REMOVED
@@ -115,8 +115,8 @@ def test_simulation_view_draws_placements_and_pending_runs(tmp_path: Path, examp
     report = collect(ReportOptions(example, cluster="eastus-prod", cwd=example.parent))
     hosts = ("aks-gb200-17320508-vmss000000", "aks-gb200-17320508-vmss000001")
     runs = (
-        SimRun("finetune", "team-vision", "admitted", "", "taugrid-gb200-186gb", hosts),
-        SimRun(
+        ReportRun("finetune", "team-vision", "admitted", "", "taugrid-gb200-186gb", hosts),
+        ReportRun(
             "big", "team-llm", "pending", "no accelerator-domain fits 5 ranks; the largest holds 4", "", ()
         ),
     )

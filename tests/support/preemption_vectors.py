@@ -13,7 +13,7 @@ import yaml
 from taugen.core.quantity import Quantity
 from taugen.engines.admission.engine import simulate
 from taugen.engines.admission.model import SimFlavor, SimInput, SimRun
-from taugen.schedulers.kueue.quota_model import Preemption, Quota, SimCohort, SimQueue
+from taugen.schedulers.kueue.quota_model import PreemptionPolicy, Quota, SimCohort, SimQueue
 from taugen.schedulers.kueue.units import as_units, units
 
 VECTORS = Path(__file__).resolve().parents[1] / "data" / "preemption-vectors.yaml"
@@ -47,7 +47,7 @@ def _quotas(raw: Mapping[str, Any]) -> dict[tuple[str, str], Quota]:
 def _queue(raw: Mapping[str, Any]) -> SimQueue:
     quotas = _quotas(raw)
     policy = raw.get("preemption", {})
-    preemption = Preemption(
+    preemption = PreemptionPolicy(
         policy.get("reclaimWithinCohort", "Never"),
         policy.get("borrowWithinCohort", "Never"),
         policy.get("maxPriorityThreshold"),

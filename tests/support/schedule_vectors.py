@@ -11,16 +11,16 @@ import yaml
 
 from taugen.engines.admission.engine import simulate
 from taugen.engines.admission.model import (
-    RunningPod,
     RunResult,
     SimFlavor,
     SimInput,
     SimNode,
+    SimPod,
     SimPodSet,
     SimRun,
 )
 from taugen.engines.placement.request import Mode, SliceLayer
-from taugen.engines.placement.tree import Taint, Toleration
+from taugen.engines.placement.tree import FilterTaint, FilterToleration
 from taugen.models.node_filters import NodeRequirement
 from tests.support.upstream_vectors import FOLDER, TERMINAL, _in_tree, _quantities
 
@@ -49,7 +49,7 @@ def _nodes(case: dict[str, Any]) -> tuple[SimNode, ...]:
         path = tuple(raw["labels"].get(level, "") for level in levels)
         ready = raw["ready"] and not raw.get("unschedulable")
         allocatable = _quantities(raw["allocatable"])
-        taints = tuple(Taint(t["key"], t.get("value", ""), t["effect"]) for t in raw.get("taints", []))
+        taints = tuple(FilterTaint(t["key"], t.get("value", ""), t["effect"]) for t in raw.get("taints", []))
         name = flavor["name"] if in_tree else None
         found.append(SimNode(raw["name"], ready, name, path, allocatable, taints, raw["labels"]))
     return tuple(found)
@@ -60,9 +60,11 @@ def _pod_set(podset: Mapping[str, Any]) -> SimPodSet:
     return SimPodSet(podset["name"], podset["count"], _quantities(podset["requests"]), mode, level, layers)
 
 
-def _toleration(raw: Mapping[str, Any]) -> Toleration:
+def _toleration(raw: Mapping[str, Any]) -> FilterToleration:
     exists = raw.get("operator") == "Exists"
-    return Toleration(raw.get("key", ""), None if exists else raw.get("value", ""), raw.get("effect") or None)
+    return FilterToleration(
+        raw.get("key", ""), None if exists else raw.get("value", ""), raw.get("effect") or None
+    )
 
 
 def _affinity(podset: Mapping[str, Any]) -> tuple[tuple[NodeRequirement, ...], ...]:
@@ -105,7 +107,7 @@ def sim_input(case: dict[str, Any]) -> SimInput:
     quota = _quantities(case["clusterQueue"]["quota"][flavor])
     runs = tuple(_run(w, flavor, by_host) for w in case["workloads"])
     running = tuple(
-        RunningPod(p["node"], _quantities(p["requests"]))
+        SimPod(p["node"], _quantities(p["requests"]))
         for p in case.get("pods") or []
         if p["node"] is not None and p["phase"] not in TERMINAL
     )

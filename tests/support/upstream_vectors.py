@@ -13,7 +13,14 @@ import yaml
 from taugen.core.quantity import Quantity
 from taugen.engines.placement.request import Mode, PodRequest, SliceLayer
 from taugen.engines.placement.tas import Assignment, Placed, find_assignment
-from taugen.engines.placement.tree import DomainPath, Taint, TasNode, TasTree, Toleration, build_tree
+from taugen.engines.placement.tree import (
+    DomainPath,
+    FilterTaint,
+    FilterToleration,
+    TasNode,
+    TasTree,
+    build_tree,
+)
 from taugen.models.node_filters import NodeRequirement
 from taugen.schedulers.kueue.units import units
 from tests.support.tas_replacement import find_replacement
@@ -54,9 +61,11 @@ def _in_tree(node: Mapping[str, Any], flavor: Mapping[str, str], levels: tuple[s
     return all(labels.get(k) == v for k, v in flavor.items()) and all(lv in labels for lv in levels)
 
 
-def _toleration(raw: Mapping[str, Any]) -> Toleration:
+def _toleration(raw: Mapping[str, Any]) -> FilterToleration:
     exists = raw.get("Operator") == "Exists"
-    return Toleration(raw.get("Key", ""), None if exists else raw.get("Value", ""), raw.get("Effect") or None)
+    return FilterToleration(
+        raw.get("Key", ""), None if exists else raw.get("Value", ""), raw.get("Effect") or None
+    )
 
 
 def _free(case: dict[str, Any], used: Mapping[str, Mapping[str, int]]) -> tuple[list[TasNode], Free]:
@@ -67,7 +76,7 @@ def _free(case: dict[str, Any], used: Mapping[str, Mapping[str, int]]) -> tuple[
         if not _in_tree(raw, flavor, levels):
             continue
         path = tuple(raw["labels"][lv] for lv in levels)
-        taints = tuple(Taint(t["key"], t.get("value", ""), t["effect"]) for t in raw.get("taints", []))
+        taints = tuple(FilterTaint(t["key"], t.get("value", ""), t["effect"]) for t in raw.get("taints", []))
         nodes.append(TasNode(raw["name"], path, taints, frozenset(raw["labels"].items())))
         leaf = free.setdefault(path, {})
         usage = used.get(raw["name"], {})

@@ -12,7 +12,7 @@ import yaml
 from taugen.core.quantity import Quantity
 from taugen.engines.placement.request import PodRequest
 from taugen.engines.placement.tas import Assignment, find_assignment
-from taugen.engines.placement.tree import HOSTNAME, DomainPath, Taint, TasNode, build_tree
+from taugen.engines.placement.tree import HOSTNAME, DomainPath, FilterTaint, TasNode, build_tree
 from taugen.schedulers.kueue.units import units
 
 VECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "acceptance" / "tas-vectors.yaml"
@@ -34,10 +34,10 @@ def _resources(raw: Mapping[str, Any]) -> dict[str, int]:
     return {name: units(name, Quantity.parse(value)) for name, value in raw.items()}
 
 
-def _taint(text: str) -> Taint:
+def _taint(text: str) -> FilterTaint:
     head, effect = text.rsplit(":", 1)
     key, _, value = head.partition("=")
-    return Taint(key, value, effect)
+    return FilterTaint(key, value, effect)
 
 
 def run_vector(case: dict[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from taugen.engines.changes.guarantees import guarantee_changes
-from taugen.engines.changes.objects import Identity, Placed
+from taugen.engines.changes.objects import Identity, PlacedObject
 from taugen.lock.lockfile import merge_locks
 from taugen.models.lock import ClusterLock, Lock
 from tests.support.helpers import gpu_node, inventory, write_yaml
@@ -242,9 +242,11 @@ def test_t7_kai_refuses_a_lending_limit(tmp_path: Path) -> None:
     assert problem.rule == "T7" and "lendingLimit" in problem.message
 
 
-def _side(root: Path) -> dict[Identity, Placed]:
+def _side(root: Path) -> dict[Identity, PlacedObject]:
     queues = [o for o in objects(root).values() if o["kind"] == "ClusterQueue"]
-    return {Identity("c1", o["kind"], "", o["metadata"]["name"], KUEUE): Placed("q.yaml", o) for o in queues}
+    return {
+        Identity("c1", o["kind"], "", o["metadata"]["name"], KUEUE): PlacedObject("q.yaml", o) for o in queues
+    }
 
 
 def test_t6_diff_names_each_guarantee_change_and_a_decrease_is_a_risk(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import pytest
 from taugen.commands.preflight.check import preflight
 from taugen.engines.runs.render import FORMATS, Format, render
 from taugen.engines.runs.resolution import resolve_run
-from taugen.models.profile import Topology
+from taugen.models.profile import ProfileTopology
 from taugen.resolve.labels import LEVELS
 from tests.support.helpers import assert_golden
 from tests.support.kai import KAI_RUNS, build_kai_lab
@@ -26,11 +26,11 @@ SNAPSHOTS = [(case, fmt) for case in CASES for fmt in FORMATS]
 PREFERRED = "kai.scheduler/topology-preferred-placement"
 REQUIRED = "kai.scheduler/topology-required-placement"
 PROFILES = {  # one profile of the lab per topology value
-    Topology.UNCONSTRAINED: "h200-any",
-    Topology.SAME_HOST: "a100-host",
-    Topology.SAME_ACCELERATOR_DOMAIN: "gb200-island",
-    Topology.SAME_NETWORK_DOMAIN: "h200-train",
-    Topology.SAME_SITE: "a100-site",
+    ProfileTopology.UNCONSTRAINED: "h200-any",
+    ProfileTopology.SAME_HOST: "a100-host",
+    ProfileTopology.SAME_ACCELERATOR_DOMAIN: "gb200-island",
+    ProfileTopology.SAME_NETWORK_DOMAIN: "h200-train",
+    ProfileTopology.SAME_SITE: "a100-site",
 }
 
 
@@ -56,7 +56,7 @@ def test_every_golden_file_is_checked() -> None:
 @pytest.mark.parametrize("workload", ["job", "leaderworkerset"])
 @pytest.mark.parametrize("topology", list(PROFILES))
 def test_no_preferred_level_at_or_above_the_required_one(
-    project: Path, topology: Topology, workload: str
+    project: Path, topology: ProfileTopology, workload: str
 ) -> None:
     """K4: a preferred level at or above the required one does nothing in KAI and is never written;
     below it (or with no required level) it is the host, Run:ai's automatic preference."""
@@ -70,7 +70,7 @@ def test_no_preferred_level_at_or_above_the_required_one(
     if required is not None and preferred is not None:
         assert LEVELS.index(preferred) > LEVELS.index(required)
     expected_preferred = None if required == "kubernetes.io/hostname" else "kubernetes.io/hostname"
-    assert (required is None) == (topology == Topology.UNCONSTRAINED)
+    assert (required is None) == (topology == ProfileTopology.UNCONSTRAINED)
     assert preferred == expected_preferred
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from taugen.commands.report.capacity import class_rows
 from taugen.commands.report.changes import diff_view, removed_hosts
 from taugen.commands.report.command import ReportOptions, collect, report_html
-from taugen.commands.report.model import ClassRow, Domain, Host, HostMark
+from taugen.commands.report.model import Host, HostMark, ReportClassRow, ReportDomain
 from taugen.commands.report.payload import cluster_data, script_json
 from taugen.commands.report.topology import hosts_of, tree
 from taugen.engines.changes.engine import DiffOptions, diff
@@ -45,19 +45,21 @@ def test_tree_nests_site_network_accelerator_host(tmp_path: Path) -> None:
     host_a = Host("h-a", "h200-141gb", 8, True, _labels("f1", "r1"))
     host_b = Host("h-b", "h200-141gb", 8, True, _labels("f1", "singleton-h-b"))
     host_c = Host("h-c", "h200-141gb", 8, False, _labels("singleton-h-c", "singleton-h-c", infiniband=False))
-    f1 = Domain(
+    f1 = ReportDomain(
         "network-domain",
         "f1",
         (
-            Domain("accelerator-domain", "r1", hosts=(host_a,)),
-            Domain("accelerator-domain", "singleton-h-b", hosts=(host_b,)),
+            ReportDomain("accelerator-domain", "r1", hosts=(host_a,)),
+            ReportDomain("accelerator-domain", "singleton-h-b", hosts=(host_b,)),
         ),
     )
-    single = Domain(
-        "network-domain", "singleton-h-c", (Domain("accelerator-domain", "singleton-h-c", hosts=(host_c,)),)
+    single = ReportDomain(
+        "network-domain",
+        "singleton-h-c",
+        (ReportDomain("accelerator-domain", "singleton-h-c", hosts=(host_c,)),),
     )
     sites = tree(hosts_of(resolved, True))
-    assert sites == (Domain("site", "eastus", (f1, single)),)
+    assert sites == (ReportDomain("site", "eastus", (f1, single)),)
     assert (
         sites[0].stats.hosts,
         sites[0].stats.gpus,
@@ -68,10 +70,10 @@ def test_tree_nests_site_network_accelerator_host(tmp_path: Path) -> None:
 
 def test_class_rows_show_the_quota_a_build_writes_beside_the_high_water_mark(tmp_path: Path) -> None:
     resolved = resolve_project(_fleet(tmp_path))
-    assert class_rows(resolved, None) == (ClassRow("h200-141gb", 24, None, 24, 2, 3, 1),)
+    assert class_rows(resolved, None) == (ReportClassRow("h200-141gb", 24, None, 24, 2, 3, 1),)
     assert class_rows(resolved, {"h200-141gb": 40, "a100-80gb": 16}) == (  # R26: quota keeps the mark
-        ClassRow("a100-80gb", 16, 16, 0, 0, 0, 0),
-        ClassRow("h200-141gb", 40, 40, 24, 2, 3, 1),
+        ReportClassRow("a100-80gb", 16, 16, 0, 0, 0, 0),
+        ReportClassRow("h200-141gb", 40, 40, 24, 2, 3, 1),
     )
 
 

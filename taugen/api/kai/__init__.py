@@ -6,7 +6,7 @@ Kueue) and are written by `taugen schema --out schemas`.
 
 from __future__ import annotations
 
-from taugen.api.kai.models import ClusterTopologyBinding, Queue, Topology
+from taugen.api.kai.models import ClusterTopologyBinding, KaiTopology, Queue
 from taugen.api.kueue.meta import KueueModel
 from taugen.api.schema import manifest_schema_files
 from taugen.models.schemas import SCHEMA_DIR
@@ -16,7 +16,7 @@ QUEUE_API = "scheduling.run.ai/v2"
 GROVE_API = "grove.io/v1alpha1"
 RESERVED_QUEUES = ("default-queue", "default-parent-queue")  # KAI's Helm chart owns them (K2)
 KINDS: dict[tuple[str, str], type[KueueModel]] = {
-    (KAI_TOPOLOGY_API, "Topology"): Topology,
+    (KAI_TOPOLOGY_API, "Topology"): KaiTopology,
     (QUEUE_API, "Queue"): Queue,
     (GROVE_API, "ClusterTopologyBinding"): ClusterTopologyBinding,
 }

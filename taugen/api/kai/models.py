@@ -22,15 +22,15 @@ LabelKey = Annotated[StrictStr, Field(min_length=1, max_length=316, pattern=NODE
 Number = StrictInt | StrictFloat  # the CRD's `type: number`; -1 means unlimited (K2)
 
 
-class TopologyLevel(KueueModel):
+class KaiTopologyLevel(KueueModel):
     """One level: the node label naming a domain, and an alias workloads may use instead."""
 
     node_label: LabelKey
     alias: LabelKey | None = None
 
 
-class TopologySpec(KueueModel):
-    levels: Annotated[list[TopologyLevel], Field(min_length=1, max_length=16)]
+class KaiTopologySpec(KueueModel):
+    levels: Annotated[list[KaiTopologyLevel], Field(min_length=1, max_length=16)]
 
 
 def _same_labels(old: Json, new: Json) -> Iterator[Breach]:
@@ -39,13 +39,13 @@ def _same_labels(old: Json, new: Json) -> Iterator[Breach]:
         yield Breach(("levels",), f"the levels' node labels cannot change (from {was} to {now}); aliases may")
 
 
-class Topology(KueueModel):
+class KaiTopology(KueueModel):
     """kai.scheduler/v1alpha1 Topology (cluster-scoped), named by `kai.scheduler/topology`."""
 
     api_version: Literal["kai.scheduler/v1alpha1"]
     kind: Literal["Topology"]
     metadata: ClusterObjectMeta
-    spec: TopologySpec
+    spec: KaiTopologySpec
 
     checks: ClassVar[tuple[ObjectCheck, ...]] = (UNIQUE_LEVELS,)
     change_checks: ClassVar[tuple[ChangeCheck, ...]] = (

@@ -9,14 +9,14 @@ from typing import Any
 
 from taugen.core.errors import escaped
 from taugen.engines.changes.changes import MARKS
-from taugen.engines.changes.engine import DiffResult, Entry, Plan
+from taugen.engines.changes.engine import ChangePlan, DiffResult, Entry
 from taugen.engines.changes.risks import CLASSES
 from taugen.engines.changes.words import describe
 
 _COLOURS = {"add": "32", "change": "33", "remove": "31", "risk": "1;31", "dim": "2"}
 
 
-def plan_line(plan: Plan) -> str:
+def plan_line(plan: ChangePlan) -> str:
     return f"Plan: {plan.add} to add, {plan.change} to change, {plan.remove} to remove — {plan.risky} risky"
 
 

@@ -13,7 +13,7 @@ from taugen.resolve.domains import SINGLETON
 
 
 @dataclass(frozen=True)
-class ClassRow:
+class InventoryClassRow:
     gpu_class: str
     nodes: int
     gpus: int  # summed allocatable in the inventory
@@ -31,13 +31,15 @@ class InventorySummary:
     ready: int
     gpu_nodes: int
     domains: tuple[DomainCount, ...]
-    classes: tuple[ClassRow, ...]
+    classes: tuple[InventoryClassRow, ...]
 
 
 def summarize(view: ClusterView) -> InventorySummary:
     nodes = view.resolved.nodes
     classes = tuple(
-        ClassRow(q.gpu_class, q.nodes, q.observed_gpus, q.slots, q.gpus, view.high_water.get(q.gpu_class))
+        InventoryClassRow(
+            q.gpu_class, q.nodes, q.observed_gpus, q.slots, q.gpus, view.high_water.get(q.gpu_class)
+        )
         for q in view.quotas
     )
     return InventorySummary(

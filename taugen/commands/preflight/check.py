@@ -16,7 +16,7 @@ from pathlib import Path
 from taugen.compile.slot import no_slot_reason
 from taugen.core.errors import Problem
 from taugen.core.quantity import Quantity
-from taugen.engines.runs.capacity import Domain
+from taugen.engines.runs.capacity import CapacityDomain
 from taugen.engines.runs.jobset_preflight import fit_pod_sets
 from taugen.engines.runs.resolution import RunContext, resolve_run
 from taugen.engines.runs.topology import TopologyFit, fit_topology
@@ -29,8 +29,8 @@ class Preflight:
     context: RunContext
     checks: tuple[Check, ...]
     request: dict[str, Quantity]  # per worker, the slot included
-    domain: Domain | None = None  # the best fit when one holds the run, else the largest
-    wider: Domain | None = None  # a wider level's domain that would hold it (never used)
+    domain: CapacityDomain | None = None  # the best fit when one holds the run, else the largest
+    wider: CapacityDomain | None = None  # a wider level's domain that would hold it (never used)
 
     @property
     def eligible(self) -> bool:

@@ -7,7 +7,7 @@ from typing import Any
 
 from taugen.commands.preflight.check import Preflight
 from taugen.core.choices import REPORT_FORMATS
-from taugen.engines.runs.capacity import Domain
+from taugen.engines.runs.capacity import CapacityDomain
 from taugen.engines.runs.resolution import RunContext
 from taugen.models.run import Workload
 from taugen.schedulers.registry import scheduler_of
@@ -86,7 +86,7 @@ def _request(result: Preflight) -> str:
     return ", ".join(f"{r} {q}" for r, q in result.request.items())
 
 
-def _domain(domain: Domain | None, workers: int) -> dict[str, Any] | None:
+def _domain(domain: CapacityDomain | None, workers: int) -> dict[str, Any] | None:
     if domain is None:
         return None
     fits = domain.ranks >= workers

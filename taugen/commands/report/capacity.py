@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from taugen.commands.report.model import ClassRow, TenantRow
+from taugen.commands.report.model import ReportClassRow, TenantRow
 from taugen.compile.guarantee import Guarantees
 from taugen.compile.quota import ClassQuota, plan_quotas
 from taugen.models.project import Cluster
 from taugen.resolve.cluster import ResolvedCluster
 
 
-def class_rows(cluster: ResolvedCluster, high_water: Mapping[str, int] | None) -> tuple[ClassRow, ...]:
+def class_rows(cluster: ResolvedCluster, high_water: Mapping[str, int] | None) -> tuple[ReportClassRow, ...]:
     """The quota a build would write now (never below the high-water mark without
     --allow-quota-decrease), beside the mark itself; `high_water` None: no history yet (R35)."""
     quotas, _ = plan_quotas(cluster, high_water or {}, allow_decrease=False)
     return tuple(
-        ClassRow(
+        ReportClassRow(
             q.gpu_class,
             q.gpus,
             None if high_water is None else high_water.get(q.gpu_class),

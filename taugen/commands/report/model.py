@@ -37,10 +37,10 @@ class Stats:
 
 
 @dataclass(frozen=True)
-class Domain:
+class ReportDomain:
     level: Level
     name: str
-    children: tuple[Domain, ...] = ()  # the next level down; none at the accelerator level
+    children: tuple[ReportDomain, ...] = ()  # the next level down; none at the accelerator level
     hosts: tuple[Host, ...] = ()  # the accelerator level only, sorted by name
 
     def all_hosts(self) -> Iterator[Host]:
@@ -62,7 +62,7 @@ class Domain:
 
 
 @dataclass(frozen=True)
-class ClassRow:
+class ReportClassRow:
     gpu_class: str
     quota: int  # R26: the nominal GPU quota a build writes
     high_water: int | None  # the lock's high-water mark; None before the first build
@@ -115,7 +115,7 @@ class DiffView:
 
 
 @dataclass(frozen=True)
-class SimRun:
+class ReportRun:
     """One run of a simulation, as the page draws it (SPEC S6)."""
 
     name: str
@@ -129,7 +129,7 @@ class SimRun:
 @dataclass(frozen=True)
 class SimulationView:
     source: str  # the WorkloadSet file, as given
-    runs: tuple[SimRun, ...]  # in admission order
+    runs: tuple[ReportRun, ...]  # in admission order
     totals: tuple[tuple[str, int, int, int], ...] = ()  # per flavor: GPUs requested, admitted, free
     notes: tuple[str, ...] = ()  # e.g. "no preemption" (S2)
 
@@ -138,8 +138,8 @@ class SimulationView:
 class ClusterSection:
     name: str
     observed_at: str
-    sites: tuple[Domain, ...]
-    classes: tuple[ClassRow, ...]
+    sites: tuple[ReportDomain, ...]
+    classes: tuple[ReportClassRow, ...]
     cpu_nodes: int  # nodes without a gpu-class: outside the topology (R17)
     diff: DiffView | None = None
     simulation: SimulationView | None = None

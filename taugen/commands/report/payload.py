@@ -12,7 +12,7 @@ import json
 from collections import Counter, defaultdict
 from typing import Any
 
-from taugen.commands.report.model import ClusterSection, Domain, Host
+from taugen.commands.report.model import ClusterSection, Host, ReportDomain
 from taugen.resolve.labels import ACCELERATOR_DOMAIN, NETWORK_DOMAIN, SITE
 
 _PATH_LABELS = (SITE, NETWORK_DOMAIN, ACCELERATOR_DOMAIN)
@@ -30,7 +30,7 @@ class _Encoder:
         label_set = self.sets.setdefault(labels, len(self.sets))
         return [host.name, self.class_index[host.gpu_class], host.gpus, int(host.ready), label_set]
 
-    def domain(self, domain: Domain) -> list[Any]:
+    def domain(self, domain: ReportDomain) -> list[Any]:
         if domain.children:
             return [domain.name, [self.domain(c) for c in domain.children]]
         hosts = domain.hosts

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from taugen.commands.report.model import SimRun, SimulationView
+from taugen.commands.report.model import ReportRun, SimulationView
 from taugen.context.session import ProjectContext
 from taugen.engines.admission.model import RunResult
 from taugen.engines.admission.project import SimulateOptions, run_simulation
@@ -21,7 +21,7 @@ def simulate_view(
     return sim.cluster, SimulationView(str(workloads), runs, totals, sim.result.notes)
 
 
-def _run(result: RunResult) -> SimRun:
+def _run(result: RunResult) -> ReportRun:
     namespace, _, name = result.key.rpartition("/")
     placed = () if None in result.ranks else tuple(h for h in result.ranks if h is not None)
-    return SimRun(name, namespace, result.status, result.reason, result.flavor or "", placed)
+    return ReportRun(name, namespace, result.status, result.reason, result.flavor or "", placed)

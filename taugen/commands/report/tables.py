@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from html import escape
 
-from taugen.commands.report.model import ClusterSection, Domain, Host, HostMark
+from taugen.commands.report.model import ClusterSection, Host, HostMark, ReportDomain
 
 TABLE_ROWS = 2000
 
@@ -78,7 +78,7 @@ def domain_table(view: ClusterSection) -> str:
     return table("domains", "Domains", head, rows[:TABLE_ROWS], len(rows))
 
 
-def _domain_rows(domains: Sequence[Domain], path: tuple[str, ...]) -> Iterator[tuple[object, ...]]:
+def _domain_rows(domains: Sequence[ReportDomain], path: tuple[str, ...]) -> Iterator[tuple[object, ...]]:
     for d in domains:
         s = d.stats
         classes = ", ".join(f"{k} {v:,}" for k, v in s.by_class.items())

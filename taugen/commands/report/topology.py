@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
-from taugen.commands.report.model import Domain, Host
+from taugen.commands.report.model import Host, ReportDomain
 from taugen.compile.manifest import MANAGED_BY
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.resolve.labels import ACCELERATOR_DOMAIN, GPU_CLASS, NETWORK_DOMAIN, SITE
@@ -31,7 +31,7 @@ def ghost(name: str, labels: Mapping[str, str]) -> Host | None:
     return Host(name, labels[GPU_CLASS], 0, False, written, removed=True)
 
 
-def tree(hosts: Iterable[Host]) -> tuple[Domain, ...]:
+def tree(hosts: Iterable[Host]) -> tuple[ReportDomain, ...]:
     """The sites, each with its domains; siblings sorted by name (R16: a network domain is
     scoped by its site, so the same fabric name under two sites is two domains)."""
     grouped: dict[str, dict[str, dict[str, list[Host]]]] = defaultdict(
@@ -41,14 +41,14 @@ def tree(hosts: Iterable[Host]) -> tuple[Domain, ...]:
         site, network, accelerator = (host.labels[key] for key in _PATH)
         grouped[site][network][accelerator].append(host)
     return tuple(
-        Domain("site", site, tuple(_network(name, racks) for name, racks in sorted(networks.items())))
+        ReportDomain("site", site, tuple(_network(name, racks) for name, racks in sorted(networks.items())))
         for site, networks in sorted(grouped.items())
     )
 
 
-def _network(name: str, racks: Mapping[str, list[Host]]) -> Domain:
+def _network(name: str, racks: Mapping[str, list[Host]]) -> ReportDomain:
     children = tuple(
-        Domain("accelerator-domain", rack, hosts=tuple(sorted(members, key=lambda h: h.name)))
+        ReportDomain("accelerator-domain", rack, hosts=tuple(sorted(members, key=lambda h: h.name)))
         for rack, members in sorted(racks.items())
     )
-    return Domain("network-domain", name, children)
+    return ReportDomain("network-domain", name, children)

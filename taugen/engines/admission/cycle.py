@@ -27,7 +27,7 @@ NOT_REACHED = "not reached: the simulation stopped after {} scheduling cycle(s)"
 
 
 @dataclass
-class Scheduler:
+class CycleScheduler:
     tree: QuotaTree
     nominate: Callable[[SimRun], Nomination]
     process: Callable[[SimRun, Nomination], RunResult]  # admits, or says why not

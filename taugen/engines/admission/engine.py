@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from taugen.engines.admission.admission import Short, check_quota, usage_of
-from taugen.engines.admission.cycle import Nomination, Scheduler
+from taugen.engines.admission.cycle import CycleScheduler, Nomination
 from taugen.engines.admission.model import (
     NO_PREEMPTION,
     FlavorTotal,
@@ -86,7 +86,7 @@ def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
             return replace(found, candidates=False)
         return found
 
-    scheduler = Scheduler(cluster.quota, nominate, process)
+    scheduler = CycleScheduler(cluster.quota, nominate, process)
     results.update(scheduler.run([r for r in order if r.plan is None], cycles))
     results.update(preempted)
     for node in source.down:

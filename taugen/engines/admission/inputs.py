@@ -12,10 +12,10 @@ from taugen.context.kueue_tree import CompiledQueue, KueueTree
 from taugen.context.node_labels import NodeLabels
 from taugen.core.errors import InputError, Problem
 from taugen.core.timestamps import utc_sortable
-from taugen.engines.admission.model import RunningPod, SimFlavor, SimInput, SimNode, SimPodSet, SimRun
+from taugen.engines.admission.model import SimFlavor, SimInput, SimNode, SimPod, SimPodSet, SimRun
 from taugen.engines.admission.workloads import RULE, LoadedWorkloads
 from taugen.engines.placement.request import Mode, SliceLayer
-from taugen.engines.placement.tree import Toleration
+from taugen.engines.placement.tree import FilterToleration
 from taugen.engines.runs.node_filters import (
     node_labels,
     node_taints,
@@ -98,7 +98,7 @@ def _flavors(tree: KueueTree) -> tuple[SimFlavor, ...]:
     )
 
 
-def _flavor_toleration(raw: FlavorToleration) -> Toleration:
+def _flavor_toleration(raw: FlavorToleration) -> FilterToleration:
     return toleration(raw.key or "", raw.operator or "Equal", raw.value or "", raw.effect or None)
 
 
@@ -180,13 +180,13 @@ def _replica_plan(plan: Mapping[int, str] | None, replica: int, size: int) -> di
     return found or None
 
 
-def _running(pod: RunningPodDoc, keys: Mapping[str, str], sizes: Mapping[str, int]) -> RunningPod:
+def _running(pod: RunningPodDoc, keys: Mapping[str, str], sizes: Mapping[str, int]) -> SimPod:
     """A running pod's run and pod index; a LeaderWorkerSet's index is across its replicas
     (K5): pod index i is replica i // size's pod i % size."""
     name, rank = pod.run or "", pod.rank
     if name in sizes and rank is not None:
         name, rank = f"{name}-{rank // sizes[name]}", rank % sizes[name]
-    return RunningPod(pod.node, as_units(pod.requests), keys.get(name), rank)
+    return SimPod(pod.node, as_units(pod.requests), keys.get(name), rank)
 
 
 def _jobset(run: SimRun, context: RunContext) -> SimRun:

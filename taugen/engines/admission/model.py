@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from taugen.engines.placement.request import Mode, PodRequest, SliceLayer
-from taugen.engines.placement.tree import DomainPath, Resources, Taint, Toleration, untolerated
+from taugen.engines.placement.tree import DomainPath, FilterTaint, FilterToleration, Resources, untolerated
 from taugen.models.node_filters import NodeRequirement, affinity_matches
 from taugen.schedulers.kueue.quota_model import Quota, SimCohort, SimQueue
 
@@ -22,7 +22,7 @@ class SimNode:
     flavor: str | None  # the TAS flavor whose nodeLabels it matches; None: no TAS flavor
     path: DomainPath  # every level's value, the host's last
     allocatable: Resources
-    taints: tuple[Taint, ...] = ()  # the Node's spec.taints (none when the inventory does not say)
+    taints: tuple[FilterTaint, ...] = ()  # the Node's spec.taints (none when the inventory does not say)
     labels: Mapping[str, str] = field(default_factory=dict)  # what node affinity is matched to
 
 
@@ -31,7 +31,7 @@ class SimFlavor:
     name: str
     nominal: Resources  # the ClusterQueue's nominalQuota per covered resource
     tas: bool  # has a topologyName
-    tolerations: tuple[Toleration, ...] = ()  # spec.tolerations: Kueue adds them to the pod's (TAS)
+    tolerations: tuple[FilterToleration, ...] = ()  # spec.tolerations: Kueue adds them to the pod's (TAS)
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class SimRun:
     admitted_at: str = ""  # RFC 3339 UTC: when an admitted run reserved quota ("": its created)
     slices: tuple[SliceLayer, ...] = ()  # policy.slice (S3)
     leader: Resources | None = None  # K5: pod 0 is a leader with its own requests
-    tolerations: tuple[Toleration, ...] = ()  # the pod template's (R24: gpuNodeTaints)
+    tolerations: tuple[FilterToleration, ...] = ()  # the pod template's (R24: gpuNodeTaints)
     affinity: tuple[tuple[NodeRequirement, ...], ...] = ()  # required node affinity terms, ORed
     name: str = ""  # the first pod set's name, with `more`
     more: tuple[SimPodSet, ...] = ()  # K6: the pod sets after the first (count, per_pod, ...)
@@ -95,7 +95,7 @@ class SimRun:
     def gpu_total(self) -> int:
         return sum(p.gpus * p.count for p in self.pod_sets())
 
-    def pod_request(self, flavor: tuple[Toleration, ...] = ()) -> PodRequest:
+    def pod_request(self, flavor: tuple[FilterToleration, ...] = ()) -> PodRequest:
         """What the placement core places: with a leader, one PodSet group (K5). Kueue's TAS
         checks taints against the pod's tolerations and then the flavor's (`flavor`)."""
         tolerations = (*self.tolerations, *flavor)
@@ -111,7 +111,7 @@ class SimRun:
             affinity=self.affinity,
         )
 
-    def admits(self, node: SimNode, flavor: tuple[Toleration, ...] = ()) -> bool:
+    def admits(self, node: SimNode, flavor: tuple[FilterToleration, ...] = ()) -> bool:
         """The node passes the run's filters: its taints are tolerated, its labels affine."""
         if untolerated(node.taints, (*self.tolerations, *flavor)) is not None:
             return False
@@ -138,7 +138,7 @@ class SimRun:
 
 
 @dataclass(frozen=True)
-class RunningPod:
+class SimPod:
     node: str
     requests: Resources
     run: str | None = None  # run key
@@ -152,7 +152,7 @@ class SimInput:
     flavors: tuple[SimFlavor, ...]
     nodes: tuple[SimNode, ...]
     runs: tuple[SimRun, ...]
-    running: tuple[RunningPod, ...] = ()
+    running: tuple[SimPod, ...] = ()
     down: tuple[str, ...] = ()  # nodeDown events, in order
     queues: tuple[SimQueue, ...] = ()  # () : one ClusterQueue "" with the flavors' nominal quota
     cohorts: tuple[SimCohort, ...] = ()

@@ -15,10 +15,10 @@ from taugen.engines.admission.preemption import Holder
 from taugen.engines.placement.tree import (
     PODS,
     DomainPath,
+    FilterToleration,
     Resources,
     TasNode,
     TasTree,
-    Toleration,
     build_tree,
 )
 from taugen.schedulers.kueue.quota import QuotaTree
@@ -78,7 +78,7 @@ class Cluster:
             }
         return self.leaves[flavor]
 
-    def tolerations(self, flavor: str | None) -> tuple[Toleration, ...]:
+    def tolerations(self, flavor: str | None) -> tuple[FilterToleration, ...]:
         """The flavor's spec.tolerations (Kueue adds them to a pod's in TAS)."""
         return next((f.tolerations for f in self.source.flavors if f.name == flavor), ())
 

@@ -10,7 +10,7 @@ from deepdiff import DeepDiff
 from deepdiff.helper import NotPresent
 
 from taugen.engines.changes.normalize import FieldPath, normal, orders
-from taugen.engines.changes.objects import Identity, Placed
+from taugen.engines.changes.objects import Identity, PlacedObject
 
 ObjectAction = Literal["add", "change", "remove"]
 MARKS: dict[ObjectAction, str] = {
@@ -52,7 +52,9 @@ class ObjectChange:
     fields: tuple[FieldChange, ...] = ()
 
 
-def compare(base: Mapping[Identity, Placed], head: Mapping[Identity, Placed]) -> list[ObjectChange]:
+def compare(
+    base: Mapping[Identity, PlacedObject], head: Mapping[Identity, PlacedObject]
+) -> list[ObjectChange]:
     changes: list[ObjectChange] = []
     for ident in sorted(base.keys() | head.keys(), key=reading_order):
         old, new = base.get(ident), head.get(ident)

@@ -15,7 +15,7 @@ from taugen.engines.changes.changes import FieldChange, ObjectAction, ObjectChan
 from taugen.engines.changes.fleet import fleet_changes
 from taugen.engines.changes.guarantees import guarantee_changes
 from taugen.engines.changes.normalize import orders
-from taugen.engines.changes.objects import Identity, Placed, objects
+from taugen.engines.changes.objects import Identity, PlacedObject, objects
 from taugen.engines.changes.risks import IDS, LEVELS, Risk, field_risks, object_risks
 from taugen.engines.changes.sources import pair_specs
 from taugen.engines.changes.transitions import transition_risks
@@ -49,7 +49,7 @@ class Entry:
 
 
 @dataclass(frozen=True)
-class Plan:
+class ChangePlan:
     add: int
     change: int
     remove: int
@@ -68,11 +68,11 @@ class DiffResult:
     def clusters(self) -> list[str]:
         return sorted({c.ident.cluster for c in self.changes})
 
-    def plan(self, cluster: str | None = None) -> Plan:
+    def plan(self, cluster: str | None = None) -> ChangePlan:
         changes = [c for c in self.changes if cluster in (None, c.ident.cluster)]
         entries = [e for e in self.entries if cluster in (None, e.ident.cluster)]
         count = {a: sum(c.action == a for c in changes) for a in ("add", "change", "remove")}
-        return Plan(count["add"], count["change"], count["remove"], sum(bool(e.risks) for e in entries))
+        return ChangePlan(count["add"], count["change"], count["remove"], sum(bool(e.risks) for e in entries))
 
     def with_risk(self, risk_id: str) -> list[Entry]:
         return [e for e in self.entries if any(r.id == risk_id for r in e.risks)]
@@ -138,9 +138,9 @@ def _default_path(options: DiffOptions, project: ProjectContext | None) -> Path:
 
 def _read_both(
     old: Committed, new: Committed, cwd: Path
-) -> tuple[tuple[TreeFiles, tuple[str, dict[Identity, Placed]]], ...]:
+) -> tuple[tuple[TreeFiles, tuple[str, dict[Identity, PlacedObject]]], ...]:
     """Both sides, reporting the problems of both together (STYLE.md: do not stop at the first)."""
-    found: list[tuple[TreeFiles, tuple[str, dict[Identity, Placed]]]] = []
+    found: list[tuple[TreeFiles, tuple[str, dict[Identity, PlacedObject]]]] = []
     problems = []
     parsed: dict[bytes, list[Any]] = {}
     for spec in (old, new):
@@ -154,7 +154,7 @@ def _read_both(
     return tuple(found)
 
 
-def _levels(*sides: Mapping[Identity, Placed]) -> frozenset[str]:
+def _levels(*sides: Mapping[Identity, PlacedObject]) -> frozenset[str]:
     """Node labels that place a node in a topology: taugen's R10 levels and any Topology's."""
     found = set(LEVELS)
     for side in sides:

@@ -8,14 +8,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from taugen.engines.changes.guarantees import gpu_quotas
-from taugen.engines.changes.objects import Identity, Placed
+from taugen.engines.changes.objects import Identity, PlacedObject
 from taugen.engines.changes.risks import Risk
 
 CONFIG = "taugrid"  # compile/fleet.py: the MultiKueueConfig its AdmissionCheck names
 CHECK = "taugrid-multikueue"
 
 
-def _workers(side: Mapping[Identity, Placed]) -> dict[str, tuple[Identity, list[str]]]:
+def _workers(side: Mapping[Identity, PlacedObject]) -> dict[str, tuple[Identity, list[str]]]:
     """Per manager folder, its MultiKueueConfig and the workers it lists."""
     found = {}
     for ident, placed in side.items():
@@ -25,7 +25,7 @@ def _workers(side: Mapping[Identity, Placed]) -> dict[str, tuple[Identity, list[
     return found
 
 
-def _manager_quotas(side: Mapping[Identity, Placed]) -> dict[tuple[str, str], tuple[Identity, int]]:
+def _manager_quotas(side: Mapping[Identity, PlacedObject]) -> dict[tuple[str, str], tuple[Identity, int]]:
     """(manager folder, gpu-class) -> its ClusterQueue and GPUs, for a queue naming the check."""
     found = {}
     for ident, placed in side.items():
@@ -44,7 +44,7 @@ def _spec(obj: dict[str, Any]) -> dict[str, Any]:
 
 
 def fleet_changes(
-    base: Mapping[Identity, Placed], head: Mapping[Identity, Placed]
+    base: Mapping[Identity, PlacedObject], head: Mapping[Identity, PlacedObject]
 ) -> Iterator[tuple[Identity, str, tuple[Risk, ...]]]:
     """(object, headline, risks): workers added or removed, then the manager's quota per class."""
     old, new = _workers(base), _workers(head)

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from taugen.core.quantity import Quantity, QuantityError
-from taugen.engines.changes.objects import Identity, Placed
+from taugen.engines.changes.objects import Identity, PlacedObject
 from taugen.engines.changes.risks import Risk
 
 Key = tuple[str, str, str]  # cluster, namespace, gpu-class
@@ -19,7 +19,7 @@ GPU = "nvidia.com/gpu"
 PREFIX = "taugrid-"
 
 
-def guarantees(side: Mapping[Identity, Placed]) -> dict[Key, tuple[Identity, int]]:
+def guarantees(side: Mapping[Identity, PlacedObject]) -> dict[Key, tuple[Identity, int]]:
     """(cluster, namespace, gpu-class) -> the tenant queue and its guaranteed GPUs."""
     found: dict[Key, tuple[Identity, int]] = {}
     for ident, placed in side.items():
@@ -62,7 +62,7 @@ def _count(value: Any) -> int:
 
 
 def guarantee_changes(
-    base: Mapping[Identity, Placed], head: Mapping[Identity, Placed]
+    base: Mapping[Identity, PlacedObject], head: Mapping[Identity, PlacedObject]
 ) -> Iterator[tuple[Identity, str, tuple[Risk, ...]]]:
     """(tenant queue, headline, risks) per tenant and class whose guarantee changes, in order."""
     old, new = guarantees(base), guarantees(head)

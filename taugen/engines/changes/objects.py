@@ -32,12 +32,12 @@ class Identity:
 
 
 @dataclass(frozen=True)
-class Placed:
+class PlacedObject:
     file: str
     obj: dict[str, Any]
 
 
-def objects(tree: TreeFiles, parsed: dict[bytes, list[Any]] | None = None) -> dict[Identity, Placed]:
+def objects(tree: TreeFiles, parsed: dict[bytes, list[Any]] | None = None) -> dict[Identity, PlacedObject]:
     """Every object of the tree by identity; unreadable YAML or a duplicate is bad input.
 
     `parsed` shares documents between the two sides: a file unchanged between BASE and HEAD is
@@ -45,7 +45,7 @@ def objects(tree: TreeFiles, parsed: dict[bytes, list[Any]] | None = None) -> di
     by identity, without a walk."""
     memo: dict[bytes, list[Any]] = {} if parsed is None else parsed
     clusters = sorted((str(PurePosixPath(f).parent) for f in tree.files if _is_kustomization(f)), key=len)
-    found: dict[Identity, Placed] = {}
+    found: dict[Identity, PlacedObject] = {}
     problems = ProblemCollector()
     for name, content in tree.files.items():
         if _is_kustomization(name):
@@ -63,7 +63,7 @@ def objects(tree: TreeFiles, parsed: dict[bytes, list[Any]] | None = None) -> di
                 message = f"{ident.title} is defined twice (also in {found[ident].file})"
                 problems.add(_problem(tree.label, name, message, "keep one of them"))
             else:
-                found[ident] = Placed(name, obj)
+                found[ident] = PlacedObject(name, obj)
     problems.raise_if_any()
     return dict(sorted(found.items()))
 

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from taugen.engines.placement.tree import (
     PODS,
     DomainPath,
+    FilterTaint,
+    FilterToleration,
     Resources,
-    Taint,
     TasTree,
-    Toleration,
     count_in,
     untolerated,
     wanted,
@@ -67,7 +67,7 @@ class Counts:
 
 @dataclass(frozen=True)
 class Filters:
-    tolerations: Sequence[Toleration] = ()
+    tolerations: Sequence[FilterToleration] = ()
     selector: Sequence[tuple[str, str]] = ()
     within: DomainPath | None = None  # a replacement's required domain
     affinity: Sequence[Sequence[NodeRequirement]] = ()  # required node affinity terms; (): none
@@ -219,7 +219,9 @@ def _affine(tree: TasTree, path: DomainPath, terms: Sequence[Sequence[NodeRequir
     return all(affinity_matches(terms, dict(node.labels)) for node in tree.nodes.get(path, ()))
 
 
-def _untolerated(tree: TasTree, path: DomainPath, tolerations: Sequence[Toleration]) -> Taint | None:
+def _untolerated(
+    tree: TasTree, path: DomainPath, tolerations: Sequence[FilterToleration]
+) -> FilterTaint | None:
     for node in tree.nodes.get(path, ()):
         if (taint := untolerated(node.taints, tolerations)) is not None:
             return taint

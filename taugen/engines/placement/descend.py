@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from taugen.engines.placement.counts import Counts
-from taugen.engines.placement.tree import Domain, DomainPath
+from taugen.engines.placement.tree import DomainPath, TasDomain
 
 Units = dict[DomainPath, int]
 
@@ -22,20 +22,20 @@ class Order:
     counts: Counts
     lfc: bool  # LeastFreeCapacity (unconstrained, TASProfileMixed on by default) else BestFit
 
-    def sorted(self, domains: Sequence[Domain]) -> list[Domain]:
+    def sorted(self, domains: Sequence[TasDomain]) -> list[TasDomain]:
         c, sign = self.counts, 1 if self.lfc else -1
         if c.slc is c.pod:  # a pod is its own slice: the same order, with a shorter key (speed)
             pods = c.pod
             return sorted(domains, key=lambda d: (sign * pods[d.path], d.path))
         return sorted(domains, key=lambda d: (sign * c.slc[d.path], c.pod[d.path], d.path))
 
-    def sorted_with_leader(self, domains: Sequence[Domain]) -> list[Domain]:
+    def sorted_with_leader(self, domains: Sequence[TasDomain]) -> list[TasDomain]:
         c, sign = self.counts, 1 if self.lfc else -1
         return sorted(
             domains, key=lambda d: (-c.lead[d.path], sign * c.slc_wl[d.path], c.pod_wl[d.path], d.path)
         )
 
-    def best_fit(self, domains: Sequence[Domain], needed: int, leaders: int, units: Units) -> Domain:
+    def best_fit(self, domains: Sequence[TasDomain], needed: int, leaders: int, units: Units) -> TasDomain:
         """The first domain with the fewest `units` that still holds `needed` (else the first)."""
         best, best_count = domains[0], None
         for domain in domains:
@@ -47,8 +47,8 @@ class Order:
         return best
 
     def prioritize_leader(
-        self, domains: list[Domain], count: int, leaders: int, size: int, slices: bool
-    ) -> list[Domain]:
+        self, domains: list[TasDomain], count: int, leaders: int, size: int, slices: bool
+    ) -> list[TasDomain]:
         """Kueue's prioritizeLeaderDomain: first a leader domain whose penalty the others absorb."""
         if leaders == 0 or len(domains) < 2:
             return domains
@@ -65,14 +65,14 @@ class Order:
         return domains
 
     def minimum(
-        self, domains: list[Domain], count: int, leaders: int, size: int, slices: bool
-    ) -> list[Domain]:
+        self, domains: list[TasDomain], count: int, leaders: int, size: int, slices: bool
+    ) -> list[TasDomain]:
         """Fill in order (leaders first); the pods each chosen domain takes are left in `pod`."""
         domains = self.prioritize_leader(domains, count, leaders, size, slices)
         c = self.counts
         units = c.slc if slices else c.pod
         remaining = count // size if slices else count
-        result: list[Domain] = []
+        result: list[TasDomain] = []
         for i, domain in enumerate(domains):
             if leaders > 0:
                 domain, done, remaining, leaders = self._consume(
@@ -95,8 +95,8 @@ class Order:
         return []  # Kueue logs an assumption violation and assigns nothing
 
     def _consume(
-        self, rest: list[Domain], remaining: int, leaders: int, size: int, slices: bool
-    ) -> tuple[Domain, bool, int, int]:
+        self, rest: list[TasDomain], remaining: int, leaders: int, size: int, slices: bool
+    ) -> tuple[TasDomain, bool, int, int]:
         """Kueue's consumeWithLeadersGeneric for the first of `rest`."""
         c, domain = self.counts, rest[0]
         units, with_leader = (c.slc, c.slc_wl) if slices else (c.pod, c.pod_wl)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from taugen.engines.placement.counts import Slicing
-from taugen.engines.placement.tree import Resources, TasTree, Toleration
+from taugen.engines.placement.tree import FilterToleration, Resources, TasTree
 from taugen.models.node_filters import NodeRequirement
 
 Mode = Literal["required", "preferred", "unconstrained"]
@@ -30,7 +30,7 @@ class PodRequest:
     per_pod: Resources  # integer base units; cpu in millicores
     mode: Mode
     level: str | None = None  # unconstrained: None is the lowest level
-    tolerations: tuple[Toleration, ...] = ()
+    tolerations: tuple[FilterToleration, ...] = ()
     selector: tuple[tuple[str, str], ...] = ()  # the pod's node selector (host leaves only)
     slices: tuple[SliceLayer, ...] = ()  # outermost first; () : every pod is its own slice
     leader: Resources | None = None  # a PodSet group's leader (one pod) and its requests
@@ -38,7 +38,7 @@ class PodRequest:
 
 
 @dataclass(frozen=True)
-class Plan:
+class LevelPlan:
     request: PodRequest
     index: int  # the requested level
     slicing: Slicing
@@ -49,7 +49,7 @@ class Plan:
         return self.request.count // self.slicing.size
 
 
-def plan_of(tree: TasTree, request: PodRequest) -> Plan | NoFit:
+def plan_of(tree: TasTree, request: PodRequest) -> LevelPlan | NoFit:
     """Kueue's checks of a request before phase 1, in its order, and the slicing it implies."""
     levels = tree.levels
     outer = request.slices[0] if request.slices else SliceLayer(levels[-1], 1)
@@ -67,7 +67,9 @@ def plan_of(tree: TasTree, request: PodRequest) -> Plan | NoFit:
     inner = _inner(levels, request.slices, slice_index)
     if isinstance(inner, NoFit):
         return inner
-    return Plan(request, index, Slicing(outer.size, slice_index, inner), 0 if request.leader is None else 1)
+    return LevelPlan(
+        request, index, Slicing(outer.size, slice_index, inner), 0 if request.leader is None else 1
+    )
 
 
 def _inner(levels: tuple[str, ...], layers: tuple[SliceLayer, ...], outer: int) -> dict[int, int] | NoFit:

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from taugen.engines.placement.counts import Counts, Exclusions, Filters, fill_counts
 from taugen.engines.placement.descend import Order
-from taugen.engines.placement.request import NoFit, Plan, PodRequest, SliceLayer, plan_of
-from taugen.engines.placement.tree import Domain, DomainPath, Resources, TasTree
+from taugen.engines.placement.request import LevelPlan, NoFit, PodRequest, SliceLayer, plan_of
+from taugen.engines.placement.tree import DomainPath, Resources, TasDomain, TasTree
 
 __all__ = ["Assignment", "NoFit", "Placed", "PodRequest", "find_assignment"]  # NoFit: request.py's
 
@@ -59,10 +59,10 @@ class _Search:
     tree: TasTree
     counts: Counts
     stats: Exclusions
-    plan: Plan
+    plan: LevelPlan
     order: Order
 
-    def level(self, index: int) -> tuple[int, list[Domain]] | NoFit:
+    def level(self, index: int) -> tuple[int, list[TasDomain]] | NoFit:
         """Kueue's findLevelWithFitDomains."""
         domains = self.tree.per_level[index] if self.tree.per_level else ()
         if not domains:
@@ -87,11 +87,11 @@ class _Search:
             return self.level(index - 1)
         return self._greedy(index, ordered)
 
-    def _greedy(self, index: int, ordered: list[Domain]) -> tuple[int, list[Domain]] | NoFit:
+    def _greedy(self, index: int, ordered: list[TasDomain]) -> tuple[int, list[TasDomain]] | NoFit:
         c, order, plan = self.counts, self.order, self.plan
         needed, leaders = plan.slice_count, plan.leaders
         ordered = order.prioritize_leader(ordered, plan.request.count, leaders, plan.slicing.size, True)
-        chosen: list[Domain] = []
+        chosen: list[TasDomain] = []
         remaining, left, i = needed, leaders, 0
         while left > 0 and i < len(ordered) and c.lead[ordered[i].path] > 0:
             domain = ordered[i]
@@ -115,7 +115,7 @@ class _Search:
             return self.no_fit(index, needed - remaining)
         return index, chosen
 
-    def descend(self, index: int, chosen: list[Domain]) -> Assignment:
+    def descend(self, index: int, chosen: list[TasDomain]) -> Assignment:
         """Phase 2b: down level by level, pooled above the slice level, per parent below it."""
         order, plan, c = self.order, self.plan, self.counts
         count, leaders, size = plan.request.count, plan.leaders, plan.slicing.size
@@ -127,7 +127,7 @@ class _Search:
             index += 1
         while index < last:
             on_level = plan.slicing.inner.get(index + 1, 1)
-            below: list[Domain] = []
+            below: list[TasDomain] = []
             for domain in placed:
                 children = order.sorted(domain.children)
                 if on_level > 1:
@@ -140,7 +140,7 @@ class _Search:
             index += 1
         return self._assignment(placed)
 
-    def _assignment(self, placed: list[Domain]) -> Assignment:
+    def _assignment(self, placed: list[TasDomain]) -> Assignment:
         c, tree = self.counts, self.tree
         levels = tree.levels[-1:] if tree.host_leaves else tree.levels
         leader: tuple[Placed, ...] = ()
@@ -175,7 +175,7 @@ class _Search:
             text += f"; {fits}/{self.plan.request.count // layer.size} slice(s) fit on level {layer.level}"
         return text + self.stats.suffix()
 
-    def _slices_in(self, domain: Domain, at: int, target: int, size: int) -> int:
+    def _slices_in(self, domain: TasDomain, at: int, target: int, size: int) -> int:
         if at == target:
             return self.counts.pod[domain.path] // size
         return sum(self._slices_in(child, at + 1, target, size) for child in domain.children)

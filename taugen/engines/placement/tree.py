@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 # The core's taints and tolerations are the models' (preflight matches them too): re-exported.
-from taugen.models.node_filters import Taint as Taint
-from taugen.models.node_filters import Toleration as Toleration
+from taugen.models.node_filters import FilterTaint as FilterTaint
+from taugen.models.node_filters import FilterToleration as FilterToleration
 from taugen.models.node_filters import untolerated as untolerated
 
 HOSTNAME = "kubernetes.io/hostname"
@@ -30,21 +30,21 @@ class TasNode:
 
     name: str
     path: DomainPath
-    taints: tuple[Taint, ...] = ()
+    taints: tuple[FilterTaint, ...] = ()
     labels: frozenset[tuple[str, str]] = frozenset()  # what a node selector or affinity is matched to
 
 
 @dataclass(frozen=True)
-class Domain:
+class TasDomain:
     path: DomainPath
-    children: tuple[Domain, ...] = field(default=(), compare=False)
+    children: tuple[TasDomain, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
 class TasTree:
     name: str  # the Topology's name: it shows in failure messages
     levels: tuple[str, ...]
-    per_level: tuple[tuple[Domain, ...], ...]  # each level's domains, sorted by path
+    per_level: tuple[tuple[TasDomain, ...], ...]  # each level's domains, sorted by path
     nodes: Mapping[DomainPath, tuple[TasNode, ...]]  # leaf -> its nodes
     tainted: bool = False  # any node has a taint (else the taint check is skipped)
 
@@ -52,7 +52,7 @@ class TasTree:
     def host_leaves(self) -> bool:
         return self.levels[-1] == HOSTNAME
 
-    def leaves(self) -> tuple[Domain, ...]:
+    def leaves(self) -> tuple[TasDomain, ...]:
         return self.per_level[-1] if self.per_level else ()
 
 
@@ -60,14 +60,14 @@ def build_tree(name: str, levels: Sequence[str], nodes: Sequence[TasNode]) -> Ta
     members: dict[DomainPath, list[TasNode]] = {}
     for node in sorted(nodes, key=lambda n: (n.path, n.name)):
         members.setdefault(node.path, []).append(node)
-    per_level: list[tuple[Domain, ...]] = []
+    per_level: list[tuple[TasDomain, ...]] = []
     paths = sorted(members)
-    children: dict[DomainPath, tuple[Domain, ...]] = {}
+    children: dict[DomainPath, tuple[TasDomain, ...]] = {}
     for depth in range(len(levels), 0, -1):
         at_level = sorted({p[:depth] for p in paths})
-        domains = tuple(Domain(p, children.get(p, ())) for p in at_level)
+        domains = tuple(TasDomain(p, children.get(p, ())) for p in at_level)
         per_level.insert(0, domains)
-        grouped: dict[DomainPath, list[Domain]] = {}
+        grouped: dict[DomainPath, list[TasDomain]] = {}
         for domain in domains:
             grouped.setdefault(domain.path[:-1], []).append(domain)
         children = {p: tuple(ds) for p, ds in grouped.items()}

@@ -23,7 +23,7 @@ PODS = "pods"  # Kueue counts one `pods` per pod against a node that lists it
 
 
 @dataclass(frozen=True)
-class Domain:
+class CapacityDomain:
     level: str | None  # None: every node of the class (unconstrained)
     path: tuple[str, ...]  # the level values, broad to narrow: Kueue names a domain by its path
     ranks: int
@@ -47,7 +47,7 @@ def domains(
     one_per_node: bool,
     admits: Callable[[ResolvedNode], bool] = lambda node: True,
     leader: Mapping[str, Quantity] | None = None,
-) -> list[Domain]:
+) -> list[CapacityDomain]:
     """The domains at `level` of the given nodes (one gpu-class), sorted by path; a Ready node
     the run's pods may not use (`admits`: taints, node affinity) holds no rank. `leader`: a
     LeaderWorkerSet group's leader with its own requests (K5): a domain holds it and workers."""
@@ -62,7 +62,7 @@ def domains(
         else:
             ranks = _with_leader(usable, request, leader, one_per_node)
         ready = sum(n.ready for n in group)
-        found.append(Domain(level, path, ranks, len(usable), len(group) - ready, ready - len(usable)))
+        found.append(CapacityDomain(level, path, ranks, len(usable), len(group) - ready, ready - len(usable)))
     return found
 
 
@@ -113,13 +113,13 @@ def _pods_fitting(
     return min(count, 1) if one_per_node else count
 
 
-def best_fit(found: Sequence[Domain], workers: int) -> Domain | None:
+def best_fit(found: Sequence[CapacityDomain], workers: int) -> CapacityDomain | None:
     """Among the domains that hold the run, the one with the least capacity (Kueue's BestFit)."""
     fitting = [d for d in found if d.ranks >= workers]
     return min(fitting, key=lambda d: (d.ranks, d.path)) if fitting else None
 
 
-def largest(found: Sequence[Domain]) -> Domain | None:
+def largest(found: Sequence[CapacityDomain]) -> CapacityDomain | None:
     return min(found, key=lambda d: (-d.ranks, d.path)) if found else None
 
 

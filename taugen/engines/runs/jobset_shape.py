@@ -8,7 +8,7 @@ from taugen.core.errors import Problem
 from taugen.engines.runs.load import LoadedRun
 from taugen.engines.runs.podsets import PodSet, pod_sets
 from taugen.load.inventory import GPU
-from taugen.models.profile import Policy, Topology
+from taugen.models.profile import Policy, ProfileTopology
 from taugen.models.project import Scheduler
 from taugen.models.run import SLICE_ORDER, Workload
 from taugen.resolve.labels import LEVELS
@@ -61,7 +61,7 @@ def _kai(loaded: LoadedRun, found: PodSet, scheduler: Scheduler) -> Problem | No
 
 
 def _topology(loaded: LoadedRun, found: PodSet) -> Problem | None:
-    if found.gpu_class is not None or found.topology == Topology.UNCONSTRAINED:
+    if found.gpu_class is not None or found.topology == ProfileTopology.UNCONSTRAINED:
         return None
     if loaded.run.job_list()[found.index].topology is None:
         return None  # the run's own topology: check_shape's R23 says it once

@@ -8,18 +8,24 @@ from collections.abc import Callable, Mapping
 
 from taugen.engines.runs.render import gpu_tolerations
 from taugen.engines.runs.resolution import RunContext
-from taugen.models.node_filters import NodeRequirement, Taint, Toleration, affinity_matches, untolerated
+from taugen.models.node_filters import (
+    FilterTaint,
+    FilterToleration,
+    NodeRequirement,
+    affinity_matches,
+    untolerated,
+)
 from taugen.resolve.cluster import ResolvedNode
 from taugen.resolve.domains import hostname_of
 from taugen.resolve.labels import HOSTNAME
 
 
-def toleration(key: str, operator: str, value: str, effect: str | None) -> Toleration:
+def toleration(key: str, operator: str, value: str, effect: str | None) -> FilterToleration:
     """A corev1.Toleration: operator Exists tolerates every value (and with no key, every key)."""
-    return Toleration(key, None if operator == "Exists" else value, effect or None)
+    return FilterToleration(key, None if operator == "Exists" else value, effect or None)
 
 
-def run_tolerations(context: RunContext) -> tuple[Toleration, ...]:
+def run_tolerations(context: RunContext) -> tuple[FilterToleration, ...]:
     """Exactly the tolerations render writes on the pod: a GPU run's, of gpuNodeTaints."""
     if context.policy.gpu_class is None:
         return ()
@@ -33,9 +39,9 @@ def run_affinity(context: RunContext) -> tuple[tuple[NodeRequirement, ...], ...]
     return (tuple(wanted),) if wanted else ()
 
 
-def node_taints(node: ResolvedNode) -> tuple[Taint, ...]:
+def node_taints(node: ResolvedNode) -> tuple[FilterTaint, ...]:
     """The Node's taints; an inventory that does not list them (native, R39) says none."""
-    return tuple(Taint(t.key, t.value, t.effect) for t in node.facts.taints or ())
+    return tuple(FilterTaint(t.key, t.value, t.effect) for t in node.facts.taints or ())
 
 
 def node_labels(node: ResolvedNode, taugen: Mapping[str, str]) -> dict[str, str]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from taugen.compile.catalog import LEVEL_OF, PREFERRED_LEVEL_OF
 from taugen.core.quantity import Quantity
 from taugen.load.document import Loc
-from taugen.models.profile import Policy, Topology
+from taugen.models.profile import Policy, ProfileTopology
 from taugen.models.run import Run, Slice, SliceLevel
 from taugen.resolve.labels import ACCELERATOR_DOMAIN, HOSTNAME, NETWORK_DOMAIN, SITE
 
@@ -33,7 +33,7 @@ class PodSet:
     request: dict[str, Quantity]  # per pod
     image: str
     command: tuple[str, ...]
-    topology: Topology
+    topology: ProfileTopology
     gpu_class: str | None
     slice: Slice | None
 

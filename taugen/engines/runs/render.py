@@ -15,7 +15,7 @@ from taugen.engines.runs.contracts import contract_of
 from taugen.engines.runs.podsets import PodSet
 from taugen.engines.runs.resolution import RunContext, require_ready
 from taugen.models.node_filters import NodeRequirement
-from taugen.models.platform import Taint
+from taugen.models.platform import GpuTaint
 from taugen.models.run import Launcher, Workload
 from taugen.resolve.labels import GPU_CLASS
 
@@ -25,7 +25,7 @@ CONTAINER = "main"
 KINDS = {Workload.LEADERWORKERSET: "LeaderWorkerSet", Workload.JOBSET: "JobSet"}
 
 
-def gpu_tolerations(taints: Sequence[Taint]) -> list[dict[str, str]]:
+def gpu_tolerations(taints: Sequence[GpuTaint]) -> list[dict[str, str]]:
     """R24, R39: a GPU run tolerates the taints of its cluster's GPU nodes (gpuNodeTaints)."""
     return [
         {"key": t.key, "operator": "Equal", "value": t.value, "effect": t.effect}

@@ -9,7 +9,7 @@ from taugen.core.errors import InputError, Problem
 from taugen.engines.runs.jobset_shape import jobset_problems
 from taugen.engines.runs.load import LoadedRun
 from taugen.load.inventory import GPU
-from taugen.models.profile import Policy, Topology
+from taugen.models.profile import Policy, ProfileTopology
 from taugen.models.project import Scheduler
 from taugen.models.run import SLICE_ORDER, Launcher, SliceLevel, Workload
 from taugen.resolve.labels import LEVELS
@@ -67,7 +67,7 @@ def _class_without_gpus(loaded: LoadedRun, policy: Policy) -> Problem | None:
 
 
 def _cpu_topology(loaded: LoadedRun, policy: Policy) -> Problem | None:
-    if policy.gpu_class is not None or policy.topology == Topology.UNCONSTRAINED:
+    if policy.gpu_class is not None or policy.topology == ProfileTopology.UNCONSTRAINED:
         return None
     source = ["policy", "topology"] if loaded.run.policy.topology else ["profile"]
     return loaded.doc.at(source).problem(
@@ -78,7 +78,7 @@ def _cpu_topology(loaded: LoadedRun, policy: Policy) -> Problem | None:
 
 
 def _same_host_torchrun(loaded: LoadedRun, policy: Policy) -> Problem | None:
-    if not is_multi_node(loaded) or policy.topology != Topology.SAME_HOST:
+    if not is_multi_node(loaded) or policy.topology != ProfileTopology.SAME_HOST:
         return None
     return loaded.doc.at(["workers"]).problem(
         "§7",

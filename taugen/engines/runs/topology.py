@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from taugen.compile.catalog import LEVEL_OF
 from taugen.core.quantity import Quantity
-from taugen.engines.runs.capacity import Domain, best_fit, domains, largest, wider_levels
+from taugen.engines.runs.capacity import CapacityDomain, best_fit, domains, largest, wider_levels
 from taugen.engines.runs.node_filters import node_filter
 from taugen.engines.runs.resolution import RunContext
 from taugen.resolve.cluster import ResolvedNode
@@ -19,8 +19,8 @@ TOPOLOGY_OF = {level: topology for topology, level in LEVEL_OF.items()}
 class TopologyFit:
     ok: bool
     message: str
-    domain: Domain | None  # the best fit, or the largest when none fits
-    wider: Domain | None = None  # a wider level's best fit: reported, never used (§7)
+    domain: CapacityDomain | None  # the best fit, or the largest when none fits
+    wider: CapacityDomain | None = None  # a wider level's best fit: reported, never used (§7)
 
 
 def fit_topology(context: RunContext, request: dict[str, Quantity]) -> TopologyFit:
@@ -64,7 +64,7 @@ def fit_topology(context: RunContext, request: dict[str, Quantity]) -> TopologyF
     return TopologyFit(False, message, big, wider)
 
 
-def _holds(domain: Domain) -> str:
+def _holds(domain: CapacityDomain) -> str:
     ranks = "rank" if domain.ranks == 1 else "ranks"
     nodes = "node" if domain.ready == 1 else "nodes"
     text = f"{domain.ranks} {ranks} on {domain.ready} Ready {nodes}"
@@ -73,7 +73,9 @@ def _holds(domain: Domain) -> str:
     return f"{text} ({', '.join(parts)}, excluded)" if parts else text
 
 
-def _wider(context: RunContext, nodes: list[ResolvedNode], request: dict[str, Quantity]) -> Domain | None:
+def _wider(
+    context: RunContext, nodes: list[ResolvedNode], request: dict[str, Quantity]
+) -> CapacityDomain | None:
     """The nearest wider level with a domain that would hold the run: said, never used."""
     if context.level is None:
         return None

@@ -11,7 +11,7 @@ from taugen.compile.guarantee import NO_GUARANTEES, Guarantees
 from taugen.compile.manifest import Manifest, annotate, object_
 from taugen.compile.quota import ClassQuota
 from taugen.core.errors import InputError
-from taugen.models.platform import Taint
+from taugen.models.platform import GpuTaint
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.resolve.labels import GPU_CLASS, LEVELS
 from taugen.schedulers.kueue.cohort import admits, cohort, local_queue, tenant_queue_spec
@@ -87,12 +87,12 @@ def _workload_priority_classes() -> list[Manifest]:
     ]
 
 
-def flavor_taints(taints: Sequence[Taint]) -> list[dict[str, str]]:
+def flavor_taints(taints: Sequence[GpuTaint]) -> list[dict[str, str]]:
     """R24, R39: the flavor's nodeTaints, as the cluster's GPU nodes carry them."""
     return [{"key": t.key, **({"value": t.value} if t.value else {}), "effect": t.effect} for t in taints]
 
 
-def _gpu_flavor(quota: ClassQuota, taints: Sequence[Taint]) -> Manifest:
+def _gpu_flavor(quota: ClassQuota, taints: Sequence[GpuTaint]) -> Manifest:
     obj = object_(
         API,
         "ResourceFlavor",

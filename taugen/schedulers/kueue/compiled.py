@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from taugen.core.quantity import Quantity
-from taugen.schedulers.kueue.quota_model import FlavorResource, Preemption, Quota, SimCohort, SimQueue
+from taugen.schedulers.kueue.quota_model import FlavorResource, PreemptionPolicy, Quota, SimCohort, SimQueue
 from taugen.schedulers.kueue.units import units
 
 if TYPE_CHECKING:  # the committed tree is read by the context floor above
@@ -33,7 +33,7 @@ def queue_of(tree: KueueTree, context: RunContext) -> CompiledQueue:
 
 def _queue(queue: CompiledQueue) -> SimQueue:
     policy = queue.preemption
-    preemption = Preemption(
+    preemption = PreemptionPolicy(
         policy.reclaim_within_cohort,
         policy.borrow_within_cohort.policy,
         policy.borrow_within_cohort.max_priority_threshold,

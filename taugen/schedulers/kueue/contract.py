@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from taugen.models.profile import Topology
+from taugen.models.profile import ProfileTopology
 from taugen.schedulers.labels import common_labels
 
 if TYPE_CHECKING:
@@ -25,10 +25,10 @@ PODSET_GROUP = "kueue.x-k8s.io/podset-group-name"
 
 
 def tas_annotations(
-    topology: Topology, level: str | None, preferred: str | None, layers: tuple[tuple[str, int], ...]
+    topology: ProfileTopology, level: str | None, preferred: str | None, layers: tuple[tuple[str, int], ...]
 ) -> dict[str, str]:
     """Exactly one TAS annotation on a GPU pod set (§7), with its slices, outermost first (S3)."""
-    if topology == Topology.UNCONSTRAINED:
+    if topology == ProfileTopology.UNCONSTRAINED:
         return {UNCONSTRAINED_TOPOLOGY: "true"}
     found: dict[str, str] = {}
     if preferred is not None:
@@ -63,7 +63,7 @@ class KueueContract:
         if context.policy.gpu_class is None:
             return {}
         topology = context.policy.topology
-        if topology == Topology.UNCONSTRAINED:
+        if topology == ProfileTopology.UNCONSTRAINED:
             return {UNCONSTRAINED_TOPOLOGY: "true"}  # a group needs a required level: none here
         group = {PODSET_GROUP: context.run.metadata.name} if grouped else {}
         # Kueue forbids slices with a group: shape.py

@@ -20,7 +20,7 @@ class Quota:
 
 
 @dataclass(frozen=True)
-class Preemption:
+class PreemptionPolicy:
     """A ClusterQueue's classical preemption policy (Kueue's ClusterQueuePreemption)."""
 
     reclaim_within_cohort: ReclaimPolicy = "Never"
@@ -36,7 +36,7 @@ class SimQueue:
     name: str
     quotas: Mapping[FlavorResource, Quota]
     cohort: str | None = None
-    preemption: Preemption = Preemption()
+    preemption: PreemptionPolicy = PreemptionPolicy()
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,10 @@ from typing import Any
 from taugen.engines.admission.engine import simulate
 from taugen.engines.admission.model import RunResult, Victim
 from taugen.engines.placement.tree import HOSTNAME
-from taugen.schedulers.kueue.quota_model import Preemption, Quota, SimQueue
+from taugen.schedulers.kueue.quota_model import PreemptionPolicy, Quota, SimQueue
 from tests.unit.simulate.engine_helpers import FLAVOR, GPU, cluster, node, run
 
-T2 = Preemption("Any", "LowerPriority", None, "LowerPriority")  # what T2 compiles
+T2 = PreemptionPolicy("Any", "LowerPriority", None, "LowerPriority")  # what T2 compiles
 NODES = [node(f"n{i}") for i in range(1, 5)]  # 4 hosts, 32 GPUs in one rack
 
 

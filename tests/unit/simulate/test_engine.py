@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from taugen.engines.admission.engine import simulate
-from taugen.engines.admission.model import RunningPod, RunResult
+from taugen.engines.admission.model import RunResult, SimPod
 from tests.unit.simulate.engine_helpers import GPU, SLOT, cluster, flavor, node, run
 
 KEY = "team-a/"
@@ -61,7 +61,7 @@ def test_not_ready_nodes_are_excluded() -> None:
 
 def test_running_pods_take_capacity() -> None:
     """S3: capacity = allocatable - running: x1 is full, so the run goes to x2."""
-    busy = RunningPod("x1", {GPU: 8})
+    busy = SimPod("x1", {GPU: 8})
     result = simulate(cluster([node("x1"), node("x2")], [run("a")], running=(busy,)))
     assert result.runs[0].ranks == ("x2",)
 
@@ -76,7 +76,7 @@ def test_ranks_follow_the_assignment_in_path_order() -> None:
 def test_seed_002_replacement_goes_to_the_free_host() -> None:
     """S5, seed 002 (Kueue #9210): rank 0 planned on x3, rank 1 already running on x3, x1 free."""
     planned = run("r1", 2, plan={0: "x3", 1: "x1"})
-    running = (RunningPod("x3", {GPU: 8}, KEY + "r1", 1),)
+    running = (SimPod("x3", {GPU: 8}, KEY + "r1", 1),)
     result = simulate(cluster([node("x1"), node("x3")], [planned], running=running))
     assert result.runs == (RunResult(KEY + "r1", "admitted", "taugrid-h200", "", ("x1", "x3"), (0,)),)
 
@@ -91,7 +91,7 @@ def test_node_down_replaces_inside_the_required_domain() -> None:
 def test_node_down_evicts_when_the_domain_is_full() -> None:
     """S5: no free Ready host in the required rack: the run is evicted and its capacity freed."""
     nodes = [node("x1"), node("x2"), node("y1", "r2")]
-    filler = RunningPod("x2", {GPU: 8})
+    filler = SimPod("x2", {GPU: 8})
     result = simulate(cluster(nodes, [run("a", 1, level="rack")], running=(filler,), down=("x1",)))
     assert result.runs[0] == RunResult(
         KEY + "a",
@@ -106,7 +106,7 @@ def test_same_answer_whatever_the_input_order() -> None:
     """Determinism: nodes, runs and running pods in any order give the same result."""
     nodes = [node(f"x{i}", f"r{i % 3}") for i in range(9)]
     runs = [run(f"j{i}", 1 + i % 3, level="rack", created=f"2026-11-29T10:0{i % 4}:00Z") for i in range(8)]
-    running = [RunningPod(f"x{i}", {GPU: 4}) for i in range(0, 9, 2)]
+    running = [SimPod(f"x{i}", {GPU: 4}) for i in range(0, 9, 2)]
     first = simulate(cluster(nodes, runs, running=tuple(running)))
     for seed in range(5):
         rng = random.Random(seed)

@@ -8,7 +8,7 @@ from typing import Any
 
 from taugen.engines.admission.engine import simulate
 from taugen.engines.admission.model import FlavorTotal, RunResult, SimPodSet, SimRun
-from taugen.engines.placement.tree import Taint, Toleration
+from taugen.engines.placement.tree import FilterTaint, FilterToleration
 from tests.unit.simulate.engine_helpers import FLAVOR, GPU, cluster, flavor, node, run
 
 KEY = "team-a/"
@@ -92,7 +92,7 @@ def test_every_pod_set_keeps_off_a_node_whose_taint_the_run_does_not_tolerate() 
     """Kueue's TAS filters each pod set's nodes by the pod's tolerations and the flavor's: a
     maintenance taint on x2 leaves the workers pending although r1 has the room without it;
     the flavor tolerating it admits them there."""
-    tainted = replace(node("x2"), taints=(Taint("maintenance", "true", "NoSchedule"),))
+    tainted = replace(node("x2"), taints=(FilterTaint("maintenance", "true", "NoSchedule"),))
     nodes = [node("x1"), tainted, node("x3"), node("y1", "r2")]
     head = {"count": 1, "level": "kubernetes.io/hostname"}
     (found,) = simulate(cluster(nodes, [_jobset("head", more=(_workers(),), **head)])).runs
@@ -102,7 +102,7 @@ def test_every_pod_set_keeps_off_a_node_whose_taint_the_run_does_not_tolerate() 
         'topology "taugrid-gpu-topology" allows to fit only 1 out of 2 pod(s). '
         'Total nodes: 4; excluded: resource "nvidia.com/gpu": 1, taint "maintenance=true:NoSchedule": 1',
     )
-    tolerant = replace(flavor(), tolerations=(Toleration("maintenance", None, None),))
+    tolerant = replace(flavor(), tolerations=(FilterToleration("maintenance", None, None),))
     jobset = _jobset("head", more=(_workers(),), **head)
     (found,) = simulate(cluster(nodes, [jobset], flavors=(tolerant,))).runs
     assert found == RunResult(KEY + "js", "admitted", FLAVOR, ranks=("x1", "x2", "x3"))

@@ -18,7 +18,7 @@ from taugen.commands.build import BuildOptions, build
 from taugen.commands.preflight.check import preflight
 from taugen.engines.admission.engine import simulate
 from taugen.engines.admission.model import RunResult
-from taugen.engines.placement.tree import Taint
+from taugen.engines.placement.tree import FilterTaint
 from taugen.models.node_filters import NodeRequirement
 from tests.conftest import Run
 from tests.support.helpers import write_yaml
@@ -148,7 +148,7 @@ def test_required_node_affinity_keeps_the_run_off_a_node(run: Run, maintained: P
 def test_a_lost_rank_is_never_placed_again_on_an_untolerated_node() -> None:
     """S5: the rank lost with h0 goes to the first free host the pod may use: h1's maintenance
     taint and h2's missing `pool` label (the run's node affinity) keep it off them."""
-    taint = Taint("maintenance", "true", "NoSchedule")
+    taint = FilterTaint("maintenance", "true", "NoSchedule")
     nodes = [
         replace(node("h0"), labels={"pool": "a"}),
         replace(node("h1"), taints=(taint,), labels={"pool": "a"}),
