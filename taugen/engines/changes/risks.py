@@ -84,7 +84,7 @@ def field_risks(change: ObjectChange, field: FieldChange, levels: frozenset[str]
 
 
 def _field_risks(change: ObjectChange, field: FieldChange, levels: frozenset[str]) -> Iterator[Risk]:
-    # The CRD kinds' immutable fields are their CRDs' transition rules (diff/transitions.py);
+    # The CRD kinds' immutable fields are their CRDs' transition rules (engines/changes/transitions.py);
     # a PriorityClass is a built-in kind, whose rules live in the API server's code.
     kind, path = change.ident.kind, field.path
     if kind == "PriorityClass" and path in (("value",), ("preemptionPolicy",)):
