@@ -55,13 +55,9 @@ def tree_documents(path: Path, text: str) -> list[Any]:
     return docs
 
 
-def load_tree_documents(path: Path) -> list[Any]:
-    """tree_documents of a file, read as read_text reads every input (bounded, UTF-8)."""
-    return tree_documents(path, read_text(path))
-
-
 def tree_file(path: Path) -> list[Document]:
-    """load_tree_documents as Documents, whose positions are found when a problem asks."""
+    """tree_documents of a file, read as read_text reads every input (bounded, UTF-8), as Documents
+    whose positions are found when a problem asks."""
     return text_documents(path, read_text(path))
 
 

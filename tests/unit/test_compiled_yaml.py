@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from taugen.core.errors import InputError
-from taugen.load.compiled import load_tree_documents, tree_documents
+from taugen.load.compiled import tree_documents
+from taugen.load.document import read_text
 
 
 @pytest.mark.parametrize(
@@ -32,7 +33,7 @@ def test_the_tree_reader_refuses_what_taugen_never_writes(text: str, problem: st
 def test_the_tree_reader_uses_the_core_schema(tmp_path: Path) -> None:
     path = tmp_path / "f.yaml"
     path.write_text("a: y\nb: yes\nc: 2026-11-29\nd: 017\ne: 0o17\nf: 1e3\ng: ~\nh: true\ni: 1:20\n---\n")
-    assert load_tree_documents(path) == [
+    assert tree_documents(path, read_text(path)) == [
         {
             "a": "y",
             "b": "yes",
