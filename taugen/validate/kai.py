@@ -1,7 +1,7 @@
 """KAI Scheduler rules across objects (SPEC §8): queue hierarchy, reserved names, quotas, levels.
 
-Objects are grouped per cluster folder (a Node file's folder is `<cluster>/nodes/`): two
-clusters validated together never satisfy each other's references.
+Objects are grouped per cluster folder (semantic.by_cluster): two clusters validated together
+never satisfy each other's references.
 """
 
 from __future__ import annotations
@@ -15,33 +15,13 @@ from taugen.compile.nodelabels.base import NODES_DIR
 from taugen.resolve.labels import GPU_CLASS, HOSTNAME
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource
-from taugen.validate.semantic import Tree, list_of, map_of, meta_of, spec_of
+from taugen.validate.semantic import Tree, by_cluster, list_of, map_of, meta_of, spec_of
 
 MAX_LABEL_VALUE = 63
 
 
-def _folder(resource: Resource) -> Path:
-    """The cluster folder: above nodes/ (nodes/<class>/<domain>.yaml, nodelabels/base.py)."""
-    for folder in resource.file.parents:
-        if folder.name == NODES_DIR:
-            return folder.parent
-    return resource.file.parent
-
-
-def _by_folder(tree: Tree, kind: str, api_version: str | None) -> dict[Path, list[Resource]]:
-    found: dict[Path, list[Resource]] = defaultdict(list)
-    folders: dict[Path, Path] = {}  # file -> its cluster folder: a Node file holds 2,000 Nodes
-    for resource in tree.of(kind, kueue=False):
-        if api_version is None or resource.obj.get("apiVersion") == api_version:
-            folder = folders.get(resource.file)
-            if folder is None:
-                folder = folders[resource.file] = _folder(resource)
-            found[folder].append(resource)
-    return found
-
-
 def _queues(tree: Tree) -> dict[Path, list[Resource]]:
-    return _by_folder(tree, "Queue", QUEUE_API)
+    return by_cluster(tree, "Queue", QUEUE_API)
 
 
 def queue_parents(tree: Tree) -> Iterator[Finding]:
@@ -114,10 +94,10 @@ def leaf_quotas(tree: Tree) -> Iterator[Finding]:
 
 def node_levels(tree: Tree) -> Iterator[Finding]:
     """K1/R17: KAI, like Kueue, drops a node that misses any level label of the Topology."""
-    topologies = _by_folder(tree, "Topology", KAI_TOPOLOGY_API)
+    topologies = by_cluster(tree, "Topology", KAI_TOPOLOGY_API)
     if not topologies:  # a Kueue tree: its Nodes are nodes.py's to check
         return
-    nodes = _by_folder(tree, "Node", "v1")
+    nodes = by_cluster(tree, "Node", "v1")
     for folder, found in topologies.items():
         levels = {
             str(lv.get("nodeLabel"))

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from taugen.api.kai import KAI_TOPOLOGY_API
 from taugen.core.quantity import Quantity, QuantityError
+from taugen.compile.nodelabels.base import NODES_DIR
 from taugen.resolve.labels import HOSTNAME
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource
@@ -30,6 +33,30 @@ class Tree:
 
     def names(self, kind: str) -> set[str]:
         return {r.name for r in self.of(kind)}
+
+
+def cluster_folder(resource: Resource) -> Path:
+    """The cluster folder of a resource: above nodes/ (nodes/<class>/<domain>.yaml,
+    nodelabels/base.py), else its file's folder (out/<cluster>/clusterqueue.yaml)."""
+    for folder in resource.file.parents:
+        if folder.name == NODES_DIR:
+            return folder.parent
+    return resource.file.parent
+
+
+def by_cluster(tree: Tree, kind: str, api_version: str | None = None) -> dict[Path, list[Resource]]:
+    """The resources of a kind per cluster folder (of any apiVersion, or of the one given): a
+    Queue, Topology or Cohort is one cluster's, and two clusters validated together never
+    satisfy, nor contradict, each other's (issue 34)."""
+    found: dict[Path, list[Resource]] = defaultdict(list)
+    folders: dict[Path, Path] = {}  # file -> its cluster folder: a Node file holds 2,000 Nodes
+    for resource in tree.of(kind, kueue=False):
+        if api_version is None or resource.obj.get("apiVersion") == api_version:
+            folder = folders.get(resource.file)
+            if folder is None:
+                folder = folders[resource.file] = cluster_folder(resource)
+            found[folder].append(resource)
+    return found
 
 
 def map_of(value: Any) -> dict[str, Any]:
