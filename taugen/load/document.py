@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -191,7 +192,7 @@ def parse_documents(path: Path, text: str) -> list[Document]:
     try:
         docs = list(yaml.load_all(text))
     except MarkedYAMLError as err:
-        raise InputError([_yaml_problem(path, err)]) from None
+        raise InputError([_conflict_problem(path, text) or _yaml_problem(path, err)]) from None
     except ReaderError as err:  # a control character (NUL, ...) YAML does not allow in a file
         raise InputError([_character_problem(path, text, err)]) from None
     except YAMLError as err:
@@ -254,6 +255,25 @@ def _character_problem(path: Path, text: str, err: ReaderError) -> Problem:
     return Problem(
         path, line, col, "yaml", message, 'remove it; in a double-quoted string write it as an escape ("\\0")'
     )
+
+
+# A line Git leaves in a conflicted file: the marker alone, or followed by a space and a label.
+_CONFLICT = re.compile(r"^(<{7}|={7}|>{7}|\|{7})(?:[ \t].*)?\r?$", re.MULTILINE)
+CONFLICT_HINT = (
+    "resolve it, then run taugen again: keep the side you want (or both) "
+    "and delete the `<<<<<<<`, `=======` and `>>>>>>>` lines"
+)
+
+
+def _conflict_problem(path: Path, text: str) -> Problem | None:
+    """Issue 34: a YAML file that does not parse because a merge left Git's conflict markers
+    in it is reported at the first marker, not as the syntax error the marker causes."""
+    found = _CONFLICT.search(text)
+    if found is None:
+        return None
+    line = text.count("\n", 0, found.start()) + 1
+    message = f"unresolved Git merge conflict (a `{found.group(1)}` line Git left in the file)"
+    return Problem(path, line, 1, "yaml", message, CONFLICT_HINT)
 
 
 def _yaml_problem(path: Path, err: MarkedYAMLError) -> Problem:
