@@ -108,7 +108,8 @@ def _build(project: ProjectContext, options: BuildOptions) -> BuildResult:
     warnings += tuple(check_tree(root, {name: (c.objects, c.files) for name, c in compiled.items()}, crds))
     expected = None if new_lock is None else (loaded.lock_path, new_lock)
     if options.check:
-        return BuildResult(warnings, differences=tuple(_differences(root, files, dropped, expected)))
+        lines = _differences(loaded.root, root, files, dropped, expected)
+        return BuildResult(warnings, differences=tuple(lines))
     options.progress(f"writing {root}")
     written = write_tree(root, files, dropped, lock=expected)
     if request is not None:
@@ -246,15 +247,28 @@ def _new_lock(lock: Lock, compiled: dict[str, CompiledCluster], dropped: tuple[s
 _NOT_CONFIGURED = "G6 files of a tool the project's `gitops:` block no longer names"
 
 
+def _shown(project: Path, path: Path) -> Path:
+    """A path as --check prints it: relative to the project folder (issue 34: `out/c1/…`, not
+    the checkout's absolute path); one outside the project (--out elsewhere) stays whole."""
+    for folder, base in ((path.parent, project), (path.parent.resolve(), project.resolve())):
+        if folder.is_relative_to(base):  # the file itself is not resolved: it may be a symlink
+            return folder.relative_to(base) / path.name
+    return path
+
+
 def _differences(
-    root: Path, files: dict[str, dict[str, bytes]], dropped: tuple[str, ...], lock: tuple[Path, bytes] | None
+    project: Path,
+    root: Path,
+    files: dict[str, dict[str, bytes]],
+    dropped: tuple[str, ...],
+    lock: tuple[Path, bytes] | None,
 ) -> list[str]:
     """What is not as a build would write it: every file compared with a real compile (R34)."""
     lines = []
     for name, content in files.items():
-        lines += describe(root / name, read_files(root / name), content)
+        lines += describe(_shown(project, root / name), read_files(root / name), content)
     lines += [
-        f"{root / name}: "
+        f"{_shown(project, root / name)}: "
         + (_NOT_CONFIGURED if name in GITOPS_FOLDERS else "cluster no longer in the project")
         + " (a build removes it)"
         for name in dropped
@@ -262,11 +276,13 @@ def _differences(
     ]
     staging = staging_dir(root)
     if staging.exists() or staging.is_symlink():
-        lines.append(f"{staging}: left by an interrupted build (`taugen build` finishes or undoes it)")
+        lines.append(
+            f"{_shown(project, staging)}: left by an interrupted build (`taugen build` finishes or undoes it)"
+        )
     if lock is not None:
         path, expected = lock
         if path.is_symlink() or not path.is_file():
-            lines.append(f"{path}: missing")
+            lines.append(f"{_shown(project, path)}: missing")
         elif path.read_bytes() != expected:
-            lines.append(f"{path}: out of date")
+            lines.append(f"{_shown(project, path)}: out of date")
     return lines

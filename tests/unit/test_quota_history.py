@@ -111,7 +111,7 @@ def test_check_reports_a_conflicted_lock(tmp_path: Path) -> None:
     project = write_project(tmp_path, inventory([gpu_node("h-0")]))
     run_build(project)
     (tmp_path / "taugen.lock").write_text(_conflicted({"h200-141gb": 8}, {"h200-141gb": 8}))
-    assert run_build(project, check=True).differences == (f"{tmp_path / 'taugen.lock'}: out of date",)
+    assert run_build(project, check=True).differences == ("taugen.lock: out of date",)
 
 
 def test_a_conflicted_queue_with_the_lock_lost_is_the_maximum_of_both_sides(tmp_path: Path) -> None:
