@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
 import tomllib
+from typing import Any
+
+import pytest
 
 from taugen import __version__
-from taugen.commands.init.files import Context, scaffold_files
+from taugen.commands.init import files
+from taugen.commands.init.files import TAUGEN_GIT, Context, scaffold_files, taugen_ref
 from tests.conftest import REPO
 
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
@@ -72,11 +77,53 @@ def test_every_recipe_names_the_tag_of_this_version() -> None:
 
 
 def test_every_init_recipe_takes_the_version_it_is_rendered_with() -> None:
-    """The templates say `v__VERSION__`, never a literal version; init writes the running one."""
+    """The templates say `__REF__`, never a literal version; init writes the running one's ref
+    (here an editable checkout, which pip records no commit for: the tag v<version>)."""
     for name in TEMPLATES:
         text = (REPO / "taugen" / "commands" / "init" / "templates" / name).read_text()
         assert set(_refs(text.replace("__TAUGEN_GIT__", "https://github.com/tau-azure/taugen"))) == {
-            "v__VERSION__"
+            "__REF__"
         }, name
     rendered = {path: _refs(text.decode()) for path, text in scaffold_files(Context("c1", "u")).items()}
     assert {ref for refs in rendered.values() for ref in refs} == {f"v{__version__}"}
+
+
+SHA = "0123456789abcdef0123456789abcdef01234567"
+
+
+@pytest.mark.parametrize(
+    ("direct_url", "ref"),
+    [
+        # pip install "taugen @ git+https://github.com/tau-azure/taugen@main": the commit it fetched
+        (
+            {"url": TAUGEN_GIT, "vcs_info": {"vcs": "git", "commit_id": SHA, "requested_revision": "main"}},
+            SHA,
+        ),
+        ({"url": f"{TAUGEN_GIT}.git", "vcs_info": {"vcs": "git", "commit_id": SHA}}, SHA),
+        # a fork's commit may not exist in TAUGEN_GIT, which the scaffolds install from
+        ({"url": "https://github.com/someone/taugen", "vcs_info": {"vcs": "git", "commit_id": SHA}}, None),
+        ({"url": TAUGEN_GIT, "vcs_info": {"vcs": "git", "commit_id": "main"}}, None),  # not a commit
+        ({"url": "file:///src/taugen", "dir_info": {"editable": True}}, None),  # a local checkout
+        (None, None),  # a wheel: pip records no direct URL
+        ("not json", None),
+    ],
+)
+def test_init_pins_the_commit_taugen_was_installed_from_else_the_release_tag(
+    direct_url: Any, ref: str | None
+) -> None:
+    """Issue 34 (8): a scaffold pins a ref that exists: the commit pip installed the running
+    taugen from (PEP 610), else v<version>."""
+    text = direct_url if direct_url is None or isinstance(direct_url, str) else json.dumps(direct_url)
+    assert taugen_ref(text if text is not None else "") == (ref or f"v{__version__}")
+
+
+def test_every_init_recipe_pins_the_installed_commit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Installed from TAUGEN_GIT at a commit, every scaffolded recipe installs that commit."""
+    recorded = {"url": TAUGEN_GIT, "vcs_info": {"vcs": "git", "commit_id": SHA, "requested_revision": "main"}}
+    monkeypatch.setattr(files, "_installed_direct_url", lambda: json.dumps(recorded))
+    rendered = {path: _refs(text.decode()) for path, text in scaffold_files(Context("c1", "u")).items()}
+    assert {path: refs for path, refs in rendered.items() if refs} == {
+        ".github/workflows/taugen.yaml": [SHA],
+        ".gitlab-ci.yml": [SHA],
+        ".pre-commit-config.yaml": [SHA],
+    }

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
+from functools import cache
+from importlib import metadata
 from importlib.resources import files
+from typing import Any
 
 from taugen import __version__
 from taugen.core.choices import Platform
@@ -12,6 +17,35 @@ from taugen.models.schemas import schema_files
 
 SCHEMAS_DIR = "schemas"  # the input kinds' JSON Schemas, for the `yaml-language-server` lines
 TAUGEN_GIT = "https://github.com/tau-azure/taugen"  # pre-commit and CI install taugen from here
+
+
+def taugen_ref(direct_url: str | None = None) -> str:
+    """The ref the scaffolded CI and pre-commit install taugen at (issue 34): the commit the
+    running taugen was installed from, when pip recorded one from TAUGEN_GIT (PEP 610's
+    direct_url.json, `pip install git+…@REF`): it exists, since it was just fetched from there,
+    and a commit cannot move. Otherwise (a wheel, a local checkout, a fork) the release tag
+    `v<version>` (docs/development.md)."""
+    try:
+        found: Any = json.loads((_installed_direct_url() if direct_url is None else direct_url) or "{}")
+    except ValueError:
+        found = {}
+    vcs = found.get("vcs_info") if isinstance(found, dict) else None
+    url = str(found.get("url", "")).removesuffix("/").removesuffix(".git") if isinstance(found, dict) else ""
+    commit = vcs.get("commit_id") if isinstance(vcs, dict) and vcs.get("vcs") == "git" else None
+    if url == TAUGEN_GIT and isinstance(commit, str) and _SHA.fullmatch(commit):
+        return commit
+    return f"v{__version__}"
+
+
+_SHA = re.compile(r"[0-9a-f]{40}")
+
+
+@cache
+def _installed_direct_url() -> str | None:
+    try:
+        return metadata.distribution("taugen").read_text("direct_url.json")
+    except metadata.PackageNotFoundError:
+        return None
 
 
 FLEET_MANAGER = "fleet-hub"  # `init --fleet`: the MultiKueue manager (SPEC §11)
@@ -71,7 +105,7 @@ def _render(template: str, context: Context) -> bytes:
         "__CLUSTER__": context.cluster,
         "__REPO_URL__": context.repo_url,
         "__TAUGEN_GIT__": TAUGEN_GIT,
-        "__VERSION__": __version__,
+        "__REF__": taugen_ref(),
     }
     return fill(text, values).encode()  # one pass: a --repo-url holding __CLUSTER__ stays as given
 
