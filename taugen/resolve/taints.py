@@ -18,21 +18,29 @@ def is_gpu_node(node: NodeFacts) -> bool:
     return node.gpus > 0 or (capacity is not None and capacity.value > 0)
 
 
+def matches(expected: GpuTaint, taint: NodeTaint) -> bool:
+    """R39: a taint written with a value matches that value only; one written without a value
+    matches its key with any value or none (render tolerates it with `operator: Exists`)."""
+    return (
+        expected.key == taint.key
+        and expected.effect == taint.effect
+        and (not expected.value or expected.value == taint.value)
+    )
+
+
 def taint_warnings(nodes: Iterable[NodeFacts], expected: Sequence[GpuTaint]) -> list[Problem]:
     """A GPU node lacking one of `expected`, or carrying another repelling taint (only when the
     inventory lists the node's taints: a native node without `taints:` says nothing)."""
-    wanted = {(t.key, t.value, t.effect) for t in expected}
     found: list[Problem] = []
     for node in nodes:
         if node.taints is None or not is_gpu_node(node):
             continue
-        carried = {(t.key, t.value, t.effect) for t in node.taints}
-        found += [_lacks(node, t) for t in expected if (t.key, t.value, t.effect) not in carried]
+        found += [_lacks(node, t) for t in expected if not any(matches(t, c) for c in node.taints)]
         found += [
             _other(node, t)
             for t in node.taints
             if t.effect in REPELLING
-            and (t.key, t.value, t.effect) not in wanted
+            and not any(matches(e, t) for e in expected)
             and not t.key.startswith(CONDITION_PREFIX)
         ]
     return found

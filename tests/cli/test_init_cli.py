@@ -165,3 +165,28 @@ def test_r36_r41_init_platform_builds_that_platforms_nodelist(
     expected = 1 if platform != "onprem" else 5  # onprem: the GB200 trays carry no nvidia.com/gpu taint (R39)
     assert (len(warned), warned[0].endswith("[R26]")) == (expected, True)
     assert all(line.endswith("[R39]") for line in warned[1:])
+
+
+@pytest.mark.parametrize("valueless", [False, True])
+def test_r39_the_eks_scaffold_matches_the_gpu_taint_with_or_without_a_value(
+    tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch, valueless: bool
+) -> None:
+    """Issue 34 (5): EKS GPU nodes carry `nvidia.com/gpu:NoSchedule` with a value or without; the
+    scaffold's gpuNodeTaints names the key only, so both build without an R39 warning."""
+    assert run("init", tmp_path / "config", "--cluster", CLUSTER, "--platform", "eks").exit_code == 0
+    monkeypatch.chdir(tmp_path / "config")
+    nodes = yaml.safe_load((REPO / "tests" / "data" / "platforms" / "eks-p4d.yaml").read_text())
+    for item in nodes["items"]:
+        for taint in item["spec"].get("taints", []) if valueless else []:
+            del taint["value"]
+    write_yaml(tmp_path / "config" / "inventory" / f"{CLUSTER}.yaml", nodes)
+    build = run("build")
+    assert build.exit_code == 0, build.output
+    assert [line for line in build.output.splitlines() if ": warning: " in line][1:] == []
+    path = tmp_path / "config" / "out" / CLUSTER / "resourceflavors.yaml"
+    gpu = [
+        f["spec"]
+        for f in yaml.safe_load_all(path.read_text())
+        if f["metadata"]["name"] != "taugrid-default-cpu"
+    ]
+    assert gpu and all(s["nodeTaints"] == [{"key": "nvidia.com/gpu", "effect": "NoSchedule"}] for s in gpu)

@@ -9,6 +9,11 @@ from pathlib import Path
 import pytest
 
 from taugen.load.project import load_project
+from taugen.models.node_filters import Taint as NodeTaint
+from taugen.models.node_filters import untolerated
+from taugen.models.platform import Taint
+from taugen.runs.node_filters import toleration
+from taugen.runs.render import gpu_tolerations
 from tests.support.helpers import gpu_node, inventory
 from tests.support.unit import line_of, problems_of, write_project
 
@@ -46,3 +51,35 @@ def test_the_taints_gpu_pools_are_created_with_are_accepted(tmp_path: Path, key:
     )
     (cluster,) = load_project(project).project.clusters
     assert [t.key for t in cluster.gpuNodeTaints] == [key]
+
+
+@pytest.mark.parametrize(
+    ("written", "rendered", "tolerated"),
+    [
+        # no value: Exists, the taint with any value or none (issue 34: EKS nodes carry both)
+        (
+            Taint(key="nvidia.com/gpu", effect="NoSchedule"),
+            {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
+            {
+                "nvidia.com/gpu=present:NoSchedule",
+                "nvidia.com/gpu:NoSchedule",
+                "nvidia.com/gpu=yes:NoSchedule",
+            },
+        ),
+        # a value: Equal, that value only
+        (
+            Taint(key="nvidia.com/gpu", value="present", effect="NoSchedule"),
+            {"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"},
+            {"nvidia.com/gpu=present:NoSchedule"},
+        ),
+    ],
+)
+def test_r39_render_tolerates_a_taint_without_a_value_by_key(
+    written: Taint, rendered: dict[str, str], tolerated: set[str]
+) -> None:
+    """What render writes, and which node taints preflight and simulate then let the pod onto."""
+    [found] = gpu_tolerations([written])
+    assert found == rendered
+    pod = [toleration(found["key"], found["operator"], found.get("value", ""), found["effect"])]
+    nodes = [NodeTaint("nvidia.com/gpu", v, "NoSchedule") for v in ("present", "", "yes")]
+    assert {str(t) for t in nodes if untolerated([t], pod) is None} == tolerated

@@ -347,6 +347,62 @@ def test_r39_gpu_nodes_are_compared_with_the_clusters_gpu_node_taints(tmp_path: 
     assert len(result.warnings) == 5  # both GPU nodes, both warnings; the system node is not a GPU node
 
 
+KEY_ONLY = {"key": "nvidia.com/gpu", "effect": "NoSchedule"}  # the EKS scaffold's (issue 34)
+
+
+def _valueless(inv: dict[str, Any]) -> dict[str, Any]:
+    """The NodeList with its nvidia.com/gpu taints carried without a value, as many EKS node groups do."""
+    bare = copy.deepcopy(inv)
+    for item in bare["items"]:
+        for taint in item["spec"].get("taints", []):
+            taint.pop("value", None)
+    return bare
+
+
+@pytest.mark.parametrize("valueless", [False, True])
+def test_r39_a_taint_without_a_value_matches_its_key_with_any_value_or_none(
+    tmp_path: Path, valueless: bool
+) -> None:
+    """Issue 34 (5): `{key: nvidia.com/gpu, effect: NoSchedule}` matches nodes tainted
+    `nvidia.com/gpu=present:NoSchedule` and `nvidia.com/gpu:NoSchedule` alike: no R39 warning,
+    and the flavor names the taint without a value (render tolerates it with Exists)."""
+    inv = _valueless(nodelist("eks-p4d.yaml")) if valueless else nodelist("eks-p4d.yaml")
+    project = write_project(tmp_path, inv, EKS_RULES, topologyLabels="eks", gpuNodeTaints=[KEY_ONLY])
+    result = run_build(project)
+    assert messages(result) == [NEW_HISTORY]
+    assert flavors(tmp_path)["ResourceFlavor/taugrid-a100-40gb"]["spec"]["nodeTaints"] == [
+        {"key": "nvidia.com/gpu", "effect": "NoSchedule"}
+    ]
+
+
+def test_r39_a_taint_with_a_value_does_not_match_a_node_tainted_without_one(tmp_path: Path) -> None:
+    """The issue's case: gpuNodeTaints `value: present` on nodes tainted without a value is a
+    warning of both kinds per GPU node (its pods tolerate `Equal present`, which the node's
+    taint is not)."""
+    project = write_project(
+        tmp_path,
+        _valueless(nodelist("eks-p4d.yaml")),
+        EKS_RULES,
+        topologyLabels="eks",
+        gpuNodeTaints=[PRESENT],
+    )
+    node = "ip-10-0-64-17.us-west-2.compute.internal"
+    found = messages(run_build(project))
+    assert found[1:3] == [
+        (
+            "R39",
+            f"GPU node {node} lacks the taint nvidia.com/gpu=present:NoSchedule "
+            "(the cluster's gpuNodeTaints): pods that do not ask for a GPU may fill it",
+        ),
+        (
+            "R39",
+            f"GPU node {node} carries the taint nvidia.com/gpu:NoSchedule, which work rendered by "
+            "taugen does not tolerate: it never runs there",
+        ),
+    ]
+    assert len(found) == 5
+
+
 def test_r39_a_native_node_without_taints_is_not_compared(tmp_path: Path) -> None:
     assert messages(run_build(write_project(tmp_path))) == [NEW_HISTORY]
 
