@@ -17,6 +17,8 @@ from taugen.resolve.gpus import MACHINE, PRODUCT, check_sharing, uncounted_gpus
 from taugen.resolve.labels import GPU_CLASS, OWN_PREFIXES
 from taugen.resolve.rules import RuleSet, check_rules
 from taugen.resolve.taints import taint_warnings
+from taugen.resolve.topology_sources import source_warnings
+from taugen.core.suggest import VERY_CLOSE, closest
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,7 @@ def resolve(inputs: ClusterInputs) -> ResolvedCluster:
         *shared,
         *uncounted_gpus(inventory.nodes),
         *taint_warnings(inventory.nodes, cluster.gpuNodeTaints),
+        *source_warnings(cluster, placed),
         *(w for n in nodes for w in _drift(n)),
     )
     return ResolvedCluster(cluster, inventory, tuple(nodes), rule_set, warnings, sharing)
