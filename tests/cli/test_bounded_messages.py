@@ -85,8 +85,8 @@ def test_check_names_a_hostile_trees_object_on_one_line(tmp_path: Path, run: Run
     assert result.exit_code == 1, result.output
     _no_command_lines(result.output)
     assert result.stdout.splitlines() == [
-        rf"{nodes}: Node/h-0\n::error::x not produced by taugen",
-        f"{nodes}: Node/h-0 missing",
+        r"out/c1/nodes/h200-141gb/nodes.yaml: Node/h-0\n::error::x not produced by taugen",
+        "out/c1/nodes/h200-141gb/nodes.yaml: Node/h-0 missing",
     ]
 
 
