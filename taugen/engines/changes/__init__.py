@@ -6,6 +6,6 @@ objects    files -> objects by identity (cluster folder, apiVersion, kind, names
 normalize  an object -> a comparable shape (named list items as maps, order kept aside)
 changes    paired objects -> field changes (deepdiff) and order changes
 words      a change -> a headline with old → new
-risks      a change -> its risk classes (rejected, capacity, placement, priority)
+risks      a change -> its risk classes (rejected, capacity, placement, priority, source, held)
 engine     two specs in, a DiffResult out; text, JSON and markdown are taugen.commands.diff
 """

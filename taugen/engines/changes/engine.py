@@ -20,6 +20,7 @@ from taugen.engines.changes.risks import IDS, LEVELS, Risk, field_risks, object_
 from taugen.engines.changes.sources import pair_specs
 from taugen.engines.changes.transitions import transition_risks
 from taugen.engines.changes.words import field_headline, object_headline
+from taugen.engines.changes.guarantees import held_quotas
 from taugen.validate.celrules import RuleSource
 from taugen.validate.crd import CrdVersion, load_crds
 from taugen.validate.transition import TransitionCheck
@@ -102,9 +103,33 @@ def diff(options: DiffOptions, project: ProjectContext | None = None) -> DiffRes
         Entry(i, "change", escaped(h), None, r) for i, h, r in guarantee_changes(base[1], head[1])
     )
     fleet = (Entry(i, "change", escaped(h), None, r) for i, h, r in fleet_changes(base[1], head[1]))  # §11
-    entries = (*fleet, *tenants, *(e for c in changes for e in _entries(c, levels, check)))
+    changed = {c.ident.cluster for c in changes}
+    held = (  # issue 34 (7): R26's high-water mark above what the inventory has
+        Entry(i, "change", escaped(h), None, r)
+        for i, h, r in held_quotas(head[1], _inventory_gpus(project, new_spec, changed), changed)
+    )
+    entries = (*fleet, *tenants, *held, *(e for c in changes for e in _entries(c, levels, check)))
     simulation = _simulation(options, base_files, head_files, project)
     return DiffResult(base[0], head[0], tuple(changes), entries, simulation)
+
+
+def _inventory_gpus(
+    project: ProjectContext | None, head: Committed, clusters: set[str]
+) -> dict[str, dict[str, int]]:
+    """Cluster -> gpu-class -> allocatable GPUs of the project's inventories, for the changed
+    clusters, when HEAD is the working tree (a revision's inventories are not the project's).
+    A MultiKueue manager's queue holds its workers' GPUs (M2), not its own: it is left out, and
+    so is a cluster whose inputs do not plan (build reports them)."""
+    if project is None or head.rev is not None:
+        return {}
+    found: dict[str, dict[str, int]] = {}
+    for cluster in project.loaded.project.clusters:
+        if cluster.name in clusters and project.manager([cluster]) is None:
+            try:
+                found[cluster.name] = {q.gpu_class: q.observed_gpus for q in project.cluster(cluster).quotas}
+            except InputError:
+                continue
+    return found
 
 
 def _simulation(

@@ -7,7 +7,8 @@ A guarantee that goes down is a capacity risk, whatever the quota of the class d
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections import defaultdict
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from taugen.core.quantity import Quantity, QuantityError
@@ -76,3 +77,34 @@ def guarantee_changes(
         headline = f"{namespace} guaranteed {gpu_class} {before[1]} → {after[1]}"
         risks = (Risk("capacity", "the tenant's guarantee decreases"),) if after[1] < before[1] else ()
         yield ident, headline, risks
+
+
+def held_quotas(
+    head: Mapping[Identity, Placed], inventory: Mapping[str, Mapping[str, int]], clusters: Collection[str]
+) -> Iterator[tuple[Identity, str, tuple[Risk, ...]]]:
+    """Issue 34 (7): per cluster of `clusters` and gpu-class, the GPU quota the head tree's
+    ClusterQueues hold together (the class quota, R26: kept at its high-water mark) when it is
+    above the GPUs `inventory` (cluster -> gpu-class -> allocatable GPUs) has. The line is on
+    the class's shared queue (a tenant's only when the class has no other)."""
+    held: dict[tuple[str, str], int] = defaultdict(int)
+    queues: dict[tuple[str, str], list[Identity]] = defaultdict(list)
+    for ident, placed in sorted(head.items(), key=lambda item: (item[0].cluster, item[0].name)):
+        if ident.kind != "ClusterQueue" or ident.cluster not in clusters or ident.cluster not in inventory:
+            continue
+        for gpu_class, gpus in gpu_quotas(placed.obj).items():
+            held[(ident.cluster, gpu_class)] += gpus
+            found = queues[(ident.cluster, gpu_class)]
+            if _tenant_of(ident, placed.obj) is None:  # the shared queue first
+                found.insert(0, ident)
+            else:
+                found.append(ident)
+    for (cluster, gpu_class), gpus in sorted(held.items()):
+        have = inventory[cluster].get(gpu_class, 0)
+        if gpus > have:
+            ident = queues[(cluster, gpu_class)][0]
+            headline = f"quota held above inventory: {gpu_class} quota {gpus} GPUs, the inventory has {have}"
+            reason = (
+                f"the ClusterQueues hold {gpu_class} quota {gpus} (R26: its high-water mark); "
+                f"the inventory has {have}"
+            )
+            yield ident, headline, (Risk("held", reason),)

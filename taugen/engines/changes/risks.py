@@ -56,6 +56,13 @@ CLASSES = (
         "Argo CD or Flux deploys from another repository, revision or path, or into another cluster: "
         "what then runs is whatever that source holds, which this diff does not show",
     ),
+    RiskClass(
+        "held",
+        "quota held above inventory",
+        "R26 keeps a class's GPU quota at its high-water mark when nodes leave or turn NotReady: Kueue "
+        "admits work for GPUs the cluster does not have, and it waits unplaced; once the nodes are gone "
+        "for good, `taugen build --allow-quota-decrease` lowers it",
+    ),
 )
 IDS = tuple(c.id for c in CLASSES)
 
