@@ -50,7 +50,7 @@ def test_check_reads_unquoted_scalars_as_yaml_1_2(tmp_path: Path, run: Run) -> N
     result = run("build", "-c", project, "--check")
     assert (result.exit_code, result.stdout) == (
         1,
-        f"{path}: same objects, different text (comments or formatting)\n",
+        f"{path.relative_to(tmp_path)}: same objects, different text (comments or formatting)\n",
     )
 
 
@@ -58,7 +58,10 @@ def test_check_reports_a_binary_scalar_as_a_differing_file(tmp_path: Path, run: 
     project = _built(tmp_path, run)
     path = _edit(tmp_path, BINARY)
     result = run("build", "-c", project, "--check")
-    assert (result.exit_code, result.stdout) == (1, f"{path}: differs from what taugen writes\n")
+    assert (result.exit_code, result.stdout) == (
+        1,
+        f"{path.relative_to(tmp_path)}: differs from what taugen writes\n",
+    )
     assert "Traceback" not in result.output
 
 
