@@ -114,9 +114,20 @@ def _fast(schema: Any, make: Callable[[], Any]) -> Any | None:
         return None
 
 
+NAME_MAX = 255  # bytes of one file name on Linux and macOS: a longer one cannot exist
+
+
 def own_schema_path(api_version: str, kind: str) -> Path | None:
-    """schemas/<group>/<kind>_<version>.json: kubeconform's CRDs-catalog layout."""
-    return SCHEMA_DIR / schema_file(api_version, kind) if "/" in api_version else None
+    """schemas/<group>/<kind>_<version>.json: kubeconform's CRDs-catalog layout; None for a kind
+    no file of ours can be named after (a 3,000-character kind: asking the disk raises)."""
+    if "/" not in api_version:
+        return None
+    name = schema_file(api_version, kind)
+    return SCHEMA_DIR / name if _nameable(name) else None
+
+
+def _nameable(relative: str) -> bool:
+    return all(len(part.encode()) <= NAME_MAX for part in relative.split("/"))
 
 
 @cache
@@ -151,8 +162,9 @@ def builtin_name(api_version: str, kind: str) -> str:
 @cache
 def _builtin_checker(folder: str, api_version: str, kind: str) -> Checker | None:
     root = files("kubernetes_validate").joinpath(K8S_SCHEMAS, folder)
-    schema_file = root.joinpath(builtin_name(api_version, kind))
-    if not schema_file.is_file():
+    name = builtin_name(api_version, kind)
+    schema_file = root.joinpath(name)
+    if not _nameable(name) or not schema_file.is_file():
         return None
     schema = json.loads(schema_file.read_text())
     kind_enum = schema.get("properties", {}).get("kind", {}).get("enum")

@@ -26,3 +26,13 @@ def test_every_object_of_the_corpus_gets_a_report(tmp_path: Path) -> None:
         assert len(report.results) == 1, path
         invalid += not report.valid
     assert len(cases) >= 200 and invalid >= 100
+
+
+def test_a_kind_too_long_to_name_a_file_is_a_kind_without_a_schema(tmp_path: Path) -> None:
+    """Found by tests/property/test_fuzz_commands.py: a 3,000-character kind made the schema
+    lookup ask the disk for a file name over NAME_MAX (OSError, exit 3)."""
+    for api_version in ("kueue.x-k8s.io/v1beta2", "v1"):
+        path = tmp_path / "long.yaml"
+        path.write_text(f"apiVersion: {api_version}\nkind: {'x' * 3000}\nmetadata:\n  name: a\n")
+        report = validate(load_resources([path]).resources, SchemaStore(), 1)
+        assert [r.status for r in report.results] == ["skipped"], api_version
