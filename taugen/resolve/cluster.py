@@ -18,7 +18,6 @@ from taugen.resolve.labels import GPU_CLASS, OWN_PREFIXES
 from taugen.resolve.rules import RuleSet, check_rules
 from taugen.resolve.taints import taint_warnings
 from taugen.resolve.topology_sources import source_warnings
-from taugen.core.suggest import VERY_CLOSE, closest
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from taugen.errors import Problem
+from taugen.core.errors import Problem
 from taugen.load.inventory import NodeFacts
 from taugen.models.platform import TopologyLabels
 from taugen.models.project import Cluster

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from taugen.api.kai import KAI_TOPOLOGY_API, QUEUE_API, RESERVED_QUEUES
-from taugen.compile.nodelabels.base import NODES_DIR
 from taugen.resolve.labels import GPU_CLASS, HOSTNAME
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource

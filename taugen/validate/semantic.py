@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from taugen.api.kai import KAI_TOPOLOGY_API
-from taugen.core.quantity import Quantity, QuantityError
 from taugen.compile.nodelabels.base import NODES_DIR
+from taugen.core.quantity import Quantity, QuantityError
 from taugen.resolve.labels import HOSTNAME
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource

@@ -87,7 +87,7 @@ def _check(name: str, outcome: Outcome, seen: Record, config: pytest.Config) -> 
     assert (outcome.dry_run, outcome.applied) == ([], [])
     assert _unexplained(outcome.second_writes) == {}  # a second apply writes nothing
     assert _unexplained({k: list(v) for k, v in outcome.rewritten.items()}) == {}  # values as written
-    assert outcome.read_back == {}  # diff reads what the cluster added as no change (taugen/engines/changes/defaults.py)
+    assert outcome.read_back == {}  # read back as no change (engines/changes/defaults.py)
     for section, kinds in outcome.added.items():
         for kind, fields in kinds.items():
             merge(seen, section, kind, fields)

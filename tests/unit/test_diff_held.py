@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from taugen.diff.guarantees import held_quotas
-from taugen.diff.objects import Identity, Placed
-from taugen.diff.risks import Risk
+from taugen.engines.changes.guarantees import held_quotas
+from taugen.engines.changes.objects import Identity, PlacedObject
+from taugen.engines.changes.risks import Risk
 
 API = "kueue.x-k8s.io/v1beta2"
 
 
-def queue(name: str, gpus: int, namespace: str | None = None) -> tuple[Identity, Placed]:
+def queue(name: str, gpus: int, namespace: str | None = None) -> tuple[Identity, PlacedObject]:
     spec: dict[str, Any] = {
         "cohortName": "taugrid",
         "resourceGroups": [
@@ -34,7 +34,7 @@ def queue(name: str, gpus: int, namespace: str | None = None) -> tuple[Identity,
             ]
         }
         spec["namespaceSelector"] = selector
-    return Identity("c1", "ClusterQueue", "", name, API), Placed("clusterqueue.yaml", {"spec": spec})
+    return Identity("c1", "ClusterQueue", "", name, API), PlacedObject("clusterqueue.yaml", {"spec": spec})
 
 
 HEAD = dict([queue("taugrid-team-a", 8, "team-a"), queue("taugrid", 8)])  # the class quota: 16

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from taugen.engines.runs.node_filters import toleration
+from taugen.engines.runs.render import gpu_tolerations
 from taugen.load.project import load_project
-from taugen.models.node_filters import Taint as NodeTaint
+from taugen.models.node_filters import FilterTaint as NodeTaint
 from taugen.models.node_filters import untolerated
-from taugen.models.platform import Taint
-from taugen.runs.node_filters import toleration
-from taugen.runs.render import gpu_tolerations
+from taugen.models.platform import GpuTaint
 from tests.support.helpers import gpu_node, inventory
 from tests.support.unit import line_of, problems_of, write_project
 
@@ -58,7 +58,7 @@ def test_the_taints_gpu_pools_are_created_with_are_accepted(tmp_path: Path, key:
     [
         # no value: Exists, the taint with any value or none (issue 34: EKS nodes carry both)
         (
-            Taint(key="nvidia.com/gpu", effect="NoSchedule"),
+            GpuTaint(key="nvidia.com/gpu", effect="NoSchedule"),
             {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"},
             {
                 "nvidia.com/gpu=present:NoSchedule",
@@ -68,14 +68,14 @@ def test_the_taints_gpu_pools_are_created_with_are_accepted(tmp_path: Path, key:
         ),
         # a value: Equal, that value only
         (
-            Taint(key="nvidia.com/gpu", value="present", effect="NoSchedule"),
+            GpuTaint(key="nvidia.com/gpu", value="present", effect="NoSchedule"),
             {"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"},
             {"nvidia.com/gpu=present:NoSchedule"},
         ),
     ],
 )
 def test_r39_render_tolerates_a_taint_without_a_value_by_key(
-    written: Taint, rendered: dict[str, str], tolerated: set[str]
+    written: GpuTaint, rendered: dict[str, str], tolerated: set[str]
 ) -> None:
     """What render writes, and which node taints preflight and simulate then let the pod onto."""
     [found] = gpu_tolerations([written])

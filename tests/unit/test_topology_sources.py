@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from taugen.errors import Problem
+from taugen.core.errors import Problem
 from tests.support.helpers import gpu_node, inventory
 from tests.support.unit import run_build, write_project
 

@@ -13,14 +13,13 @@ from taugen.core.errors import InputError, Problem, escaped
 from taugen.engines.admission.compare import SimulationDiff, simulate_sides
 from taugen.engines.changes.changes import FieldChange, ObjectAction, ObjectChange, compare
 from taugen.engines.changes.fleet import fleet_changes
-from taugen.engines.changes.guarantees import guarantee_changes
+from taugen.engines.changes.guarantees import guarantee_changes, held_quotas
 from taugen.engines.changes.normalize import orders
 from taugen.engines.changes.objects import Identity, PlacedObject, objects
 from taugen.engines.changes.risks import IDS, LEVELS, Risk, field_risks, object_risks
 from taugen.engines.changes.sources import pair_specs
 from taugen.engines.changes.transitions import transition_risks
 from taugen.engines.changes.words import field_headline, object_headline
-from taugen.engines.changes.guarantees import held_quotas
 from taugen.validate.celrules import RuleSource
 from taugen.validate.crd import CrdVersion, load_crds
 from taugen.validate.transition import TransitionCheck

@@ -80,7 +80,9 @@ def guarantee_changes(
 
 
 def held_quotas(
-    head: Mapping[Identity, Placed], inventory: Mapping[str, Mapping[str, int]], clusters: Collection[str]
+    head: Mapping[Identity, PlacedObject],
+    inventory: Mapping[str, Mapping[str, int]],
+    clusters: Collection[str],
 ) -> Iterator[tuple[Identity, str, tuple[Risk, ...]]]:
     """Issue 34 (7): per cluster of `clusters` and gpu-class, the GPU quota the head tree's
     ClusterQueues hold together (the class quota, R26: kept at its high-water mark) when it is
