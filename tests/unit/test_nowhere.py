@@ -211,3 +211,13 @@ def test_a_jobset_pod_set_that_fits_no_node(run: Run, lab: Path, tmp_path: Path)
         '"taugrid-gpu-topology" doesn\'t allow to fit any of 2 pod(s). Total nodes: 4; excluded: resource '
         '"cpu": 4',
     )
+
+
+def test_a_node_full_of_pods_by_its_pods_allocatable() -> None:
+    """Kueue counts one `pods` per pod where a node lists it; a node that does not, sets no limit."""
+    full = HostOffer("a", True, {"cpu": 8_000, "pods": 0})
+    unlisted = HostOffer("b", True, {"cpu": 8_000})
+    assert why_nowhere({"cpu": 1000}, [full]) == (
+        "no node holds one pod: pods 1 per pod is above every node's allocatable (at most 0)"
+    )
+    assert why_nowhere({"cpu": 1000}, [full, unlisted]) is None

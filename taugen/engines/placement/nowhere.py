@@ -62,7 +62,7 @@ def why_nowhere(
         return f"{HEAD}: no node to place it on"
     if left:
         on = f"on the {len(left)} left, " if reasons else ""
-        reasons.append(on + _short(wanted(request), left))
+        reasons.append(on + _short(one, left))
     return f"{HEAD}: {'; '.join(reasons)}"
 
 
@@ -91,10 +91,12 @@ def _filtered(nodes: Sequence[HostOffer], filters: PodFilters) -> tuple[list[Hos
 
 
 def _short(request: tuple[tuple[str, int], ...], nodes: Sequence[HostOffer]) -> str:
-    """The resources whose request is above every node's allocatable, with both numbers."""
+    """The resources whose request is above every node's allocatable, with both numbers (a
+    node that does not list `pods` sets no pod limit)."""
     above = []
     for resource, amount in request:
-        most = max(n.allocatable.get(resource, 0) for n in nodes)
+        unlisted = amount if resource == PODS else 0
+        most = max(n.allocatable.get(resource, unlisted) for n in nodes)
         if amount > most:
             above.append(
                 f"{resource} {shown(resource, amount)} per pod is above every node's "
@@ -102,7 +104,7 @@ def _short(request: tuple[tuple[str, int], ...], nodes: Sequence[HostOffer]) -> 
             )
     if above:
         return "; ".join(above)
-    asked = ", ".join(f"{r} {shown(r, v)}" for r, v in request)
+    asked = ", ".join(f"{r} {shown(r, v)}" for r, v in request if r != PODS)
     return f"no node has room for all of {asked} per pod at once"
 
 
