@@ -16,10 +16,13 @@ from pathlib import Path
 from taugen.compile.slot import no_slot_reason
 from taugen.core.errors import Problem
 from taugen.core.quantity import Quantity
+from taugen.engines.placement.nowhere import HostOffer, PodFilters, why_nowhere
 from taugen.engines.runs.capacity import CapacityDomain
 from taugen.engines.runs.jobset_preflight import fit_pod_sets
+from taugen.engines.runs.node_filters import node_labels, node_taints, run_affinity, run_tolerations
 from taugen.engines.runs.resolution import RunContext, resolve_run
 from taugen.engines.runs.topology import TopologyFit, fit_topology
+from taugen.schedulers.kueue.units import as_units
 from taugen.schedulers.protocol import Check
 from taugen.schedulers.registry import scheduler_of
 
@@ -56,9 +59,13 @@ def preflight(context: RunContext) -> Preflight:
     if context.host_slot and not context.state.tree.advertises_slot():
         return Preflight(context, (*checks, Check("slot", False, no_slot_reason())), request)
     if context.jobset:  # K6: pod set by pod set, on what the earlier ones leave
-        return Preflight(context, (*checks, fit_pod_sets(context)), request)
+        check, failed = fit_pod_sets(context)
+        if failed is not None:
+            check = Check(check.id, check.ok, _explained(context, failed.request, check.message))
+        return Preflight(context, (*checks, check), request)
     fit: TopologyFit = fit_topology(context, request)
-    checks.append(Check("topology", fit.ok, fit.message))
+    message = fit.message if fit.ok else _explained(context, request, fit.message)
+    checks.append(Check("topology", fit.ok, message))
     return Preflight(context, tuple(checks), request, fit.domain, fit.wider)
 
 
@@ -67,3 +74,17 @@ def _profile(context: RunContext) -> Check:
     if context.not_ready is None:
         return Check("profile", True, f"{context.entry.name} is ready in cluster {cluster}")
     return Check("profile", False, f"{context.entry.name} is not ready: {context.not_ready}")
+
+
+def _explained(context: RunContext, request: dict[str, Quantity], message: str) -> str:
+    """A failing topology check, and why no node holds one pod of `request` when none does
+    (issue 34: the words simulate gives for the same cause)."""
+    gpu_class = context.policy.gpu_class
+    nodes = [
+        HostOffer(n.name, n.ready, as_units(n.facts.allocatable), node_taints(n), node_labels(n, n.labels))
+        for n in context.state.resolved.nodes
+        if n.gpu_class == gpu_class
+    ]
+    filters = PodFilters(run_tolerations(context), affinity=run_affinity(context))
+    why = why_nowhere(as_units(request), nodes, filters)
+    return message if why is None else f"{message}; {why}"

@@ -26,6 +26,7 @@ from taugen.engines.admission.model import (
     SimRun,
     Victim,
 )
+from taugen.engines.admission.nowhere import topology_reason
 from taugen.engines.admission.podsets import place_pod_sets
 from taugen.engines.admission.preemption import Holder, Preemptor, find_victims
 from taugen.engines.admission.ranks import place_again, rank_hosts, required_domain
@@ -176,7 +177,10 @@ def _fit(cluster: Cluster, flavor: SimFlavor, run: SimRun) -> list[str] | str:
     if run.more:
         return place_pod_sets(cluster, flavor, run)
     found = _place(cluster, flavor, run)
-    return _no_fit(run, found) if isinstance(found, NoFit) else rank_hosts(cluster, found)
+    if isinstance(found, NoFit):
+        per_pod = run.pod_request(flavor.tolerations).per_pod
+        return topology_reason(_no_fit(run), found.reason, cluster, flavor, run, per_pod)
+    return rank_hosts(cluster, found)
 
 
 def _why_pending(cluster: Cluster, flavors: dict[str, SimFlavor], run: SimRun) -> str | Short | None:
@@ -228,10 +232,10 @@ def _preempted(cluster: Cluster, run: SimRun, by: SimRun, victim: Victim) -> Run
     return RunResult(run.key, "preempted", run.flavor, reason)
 
 
-def _no_fit(run: SimRun, found: NoFit) -> str:
+def _no_fit(run: SimRun) -> str:
     if run.mode == "unconstrained":
-        return f"topology: no set of hosts holds {run.count} pods: {found.reason}"
-    return f"topology: no {run.level} domain holds {run.count} pods: {found.reason}"
+        return f"no set of hosts holds {run.count} pods"
+    return f"no {run.level} domain holds {run.count} pods"
 
 
 def _replaced(

@@ -7,6 +7,7 @@ Kueue's event names it (`couldn't assign flavors to pod set <name>: <TAS message
 from __future__ import annotations
 
 from taugen.engines.admission.model import SimFlavor, SimPodSet, SimRun
+from taugen.engines.admission.nowhere import topology_reason
 from taugen.engines.admission.ranks import rank_hosts
 from taugen.engines.admission.state import Cluster
 from taugen.engines.placement.request import PodRequest
@@ -31,7 +32,7 @@ def place_pod_sets(cluster: Cluster, flavor: SimFlavor, run: SimRun) -> list[str
             )
             found = find_assignment(cluster.tree(flavor.name), request, cluster.leaf_free(flavor.name))
             if isinstance(found, NoFit):
-                return no_fit(pod_set, found)
+                return topology_reason(no_fit(pod_set), found.reason, cluster, flavor, run, pod_set.per_pod)
             placed = rank_hosts(cluster, found)
             for host in placed:  # assumed usage: the next pod sets see it taken
                 cluster.take(host, pod_set.per_pod)
@@ -42,6 +43,6 @@ def place_pod_sets(cluster: Cluster, flavor: SimFlavor, run: SimRun) -> list[str
             cluster.take(host, run.pod(rank), sign=-1)
 
 
-def no_fit(pod_set: SimPodSet, found: NoFit) -> str:
+def no_fit(pod_set: SimPodSet) -> str:
     where = "set of hosts" if pod_set.mode == "unconstrained" else f"{pod_set.level} domain"
-    return f"topology: pod set {pod_set.name}: no {where} holds {pod_set.count} pods: {found.reason}"
+    return f"pod set {pod_set.name}: no {where} holds {pod_set.count} pods"

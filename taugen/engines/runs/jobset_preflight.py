@@ -19,7 +19,8 @@ from taugen.schedulers.protocol import Check
 Free = dict[str, dict[str, Quantity]]  # node -> what is left of its allocatable
 
 
-def fit_pod_sets(context: RunContext) -> Check:
+def fit_pod_sets(context: RunContext) -> tuple[Check, PodSet | None]:
+    """The check, and the pod set that found no domain (None when every one did)."""
     admits = node_filter(context)
     nodes = [n for n in context.state.resolved.nodes if n.gpu_class == context.policy.gpu_class and n.ready]
     nodes = [n for n in nodes if admits(n)]
@@ -31,9 +32,9 @@ def fit_pod_sets(context: RunContext) -> Check:
             scope = pod_set.level or "the whole cluster"
             beside = " beside the pod sets before it" if parts else ""
             message = f"pod set {pod_set.name}: no {scope} holds its {pod_set.count} pods{beside}"
-            return Check("topology", False, "; ".join([*parts, message]))
+            return Check("topology", False, "; ".join([*parts, message])), pod_set
         parts.append(f"pod set {pod_set.name}: {found} holds {pod_set.count}")
-    return Check("topology", True, "; ".join(parts))
+    return Check("topology", True, "; ".join(parts)), None
 
 
 def _place(nodes: list[ResolvedNode], free: Free, pod_set: PodSet) -> str | None:
