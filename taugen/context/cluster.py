@@ -113,7 +113,7 @@ def plan_cluster(
         own, _ = plan_quotas(resolved, {}, allow_decrease=True)
         manager = ManagerPlan(fleet, tuple(own))
         where = loaded.doc.at(["multikueue", "workers"])
-        quotas, warnings = fleet_quotas(workers, history.marks, decrease, where)
+        quotas, warnings = fleet_quotas(workers, history.marks, decrease, where, history.extra_marks)
     if plan.build:
         check_total(cluster, history, quotas, decrease)
     index = loaded.project.clusters.index(cluster)

@@ -223,6 +223,18 @@ class KaiCluster(ClusterBase):
         default=False, description="scheduler kai: also emit Grove's ClusterTopologyBinding (§8)"
     )
 
+    @model_validator(mode="before")
+    @classmethod
+    def _extra_resources_need_kueue(cls, data: Any) -> Any:
+        """R44: extraResources become ClusterQueue quota; KAI queues count GPUs only: refuse."""
+        if isinstance(data, dict) and "extraResources" in data:
+            raise invalid(
+                f"cluster {data.get('name')} sets extraResources, which only scheduler kueue reads",
+                "remove extraResources: KAI queues hold no quota for device resources",
+                rule="R44",
+            )
+        return data
+
 
 def _scheduler_of(value: Any) -> str | None:
     """The variant's tag: `scheduler`, kueue when omitted; None (an error) for an unknown one."""

@@ -62,7 +62,7 @@ def quota_history(cluster: Cluster, state: LockState, lock_path: Path, folder: P
         f"committed {source.name} (R35)"
     )
     warning = Problem(source, 0, 0, "R35", message, "this build writes them into taugen.lock").as_warning()
-    return QuotaHistory(found.marks, found.total, source, (warning,))
+    return QuotaHistory(found.marks, found.total, source, (warning,), found.extra)
 
 
 def _documents(path: Path) -> list[Any]:

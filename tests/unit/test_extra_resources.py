@@ -18,6 +18,7 @@ import yaml
 from taugen.compile.shares import resolve_shares
 from taugen.lock.lockfile import merge_locks
 from taugen.models.lock import Lock
+from tests.support.fleet import INVENTORIES, WORKER, fleet_project
 from tests.support.unit import objects, problems_of, run_build, write_project
 from tests.unit.test_platforms import NEW_HISTORY, PRESENT, messages, nodelist, rules
 
@@ -199,3 +200,64 @@ def test_r44_r35_a_conflicted_lock_keeps_the_higher_extra_mark_of_each_side() ->
 
     merged = merge_locks(side(128, 10), side(96, 20))
     assert merged.clusters["c1"].extraQuota == {"h100-80gb": {EFA: 128, HUGE: 20}}
+
+
+def test_r44_r35_a_lost_lock_reads_the_extra_marks_back_from_the_cohorts_queues(tmp_path: Path) -> None:
+    """The committed queues hold 42 + 22 + 64 = 128 EFA: with taugen.lock gone and a Ready node
+    gone (96 observed), the build keeps 128 and writes it into the new lock."""
+    tenants = [
+        {"namespace": "team-a", "guaranteed": {"h100-80gb": 13}},
+        {"namespace": "team-b", "guaranteed": {"h100-80gb": 7}},
+    ]
+    project = _project(tmp_path, extraResources=[EFA])
+    doc = yaml.safe_load(project.read_text())
+    doc["clusters"][0]["tenants"] = tenants
+    project.write_text(json.dumps(doc))
+    run_build(project)
+    (tmp_path / "taugen.lock").unlink()
+    inv = nodelist("eks-p5.yaml")
+    del inv["items"][0]
+    (tmp_path / "inventory.yaml").write_text(json.dumps(inv))
+    result = run_build(project)
+    assert [w.rule for w in result.warnings] == ["R35", "R26"]
+    assert _lock(tmp_path)["extraQuota"] == {"h100-80gb": {EFA: 128}}
+
+
+def test_r44_m2_the_managers_queue_covers_the_workers_extra_resources_summed(tmp_path: Path) -> None:
+    worker = WORKER.replace("    tenants:", "    extraResources: [vpc.amazonaws.com/efa]\n    tenants:")
+    clusters = "".join(
+        (worker if n != "fleet-hub" else WORKER).format(name=n, inventory=i) for n, i in INVENTORIES.items()
+    )
+    project = fleet_project(tmp_path, clusters)
+    nodes = tmp_path / INVENTORIES["westus3-dev"]
+    listed = json.loads(nodes.read_text())
+    for node in listed["items"][:3]:  # three A100 nodes, two of them Ready
+        node["status"]["allocatable"][EFA] = "2"
+    nodes.write_text(json.dumps(listed))
+    inventory = tmp_path / INVENTORIES["westus2-dev"]
+    other = yaml.safe_load(inventory.read_text())
+    for node in other["nodes"][:3]:  # two H100 nodes and one A100 node
+        node["allocatable"][EFA] = "4"
+    inventory.write_text(yaml.safe_dump(other))
+    run_build(project)
+    manager = objects(tmp_path, "fleet-hub")["ClusterQueue/taugrid-dev"]["spec"]["resourceGroups"][0]
+    assert manager["coveredResources"][4:] == [EFA]
+    efa = {f["name"]: f["resources"][4] for f in manager["flavors"]}
+    assert efa == {
+        "taugrid-default-cpu": {"name": EFA, "nominalQuota": "0"},
+        "taugrid-a100-80gb": {"name": EFA, "nominalQuota": str(2 * 2 + 4)},  # westus3's Ready + westus2's
+        "taugrid-h100-80gb": {"name": EFA, "nominalQuota": "8"},
+    }
+
+
+def test_r44_a_kai_cluster_refuses_extra_resources(tmp_path: Path) -> None:
+    project = write_project(tmp_path, scheduler="kai", extraResources=[EFA])
+    problems = problems_of(lambda: run_build(project))
+    assert [(p.rule, p.line, p.message, p.hint) for p in problems] == [
+        (
+            "R44",
+            4,
+            "clusters.0: cluster c1 sets extraResources, which only scheduler kueue reads",
+            "remove extraResources: KAI queues hold no quota for device resources",
+        )
+    ]
