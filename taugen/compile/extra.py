@@ -57,18 +57,34 @@ def observed_extra(cluster: ResolvedCluster) -> tuple[dict[str, dict[str, int]],
 
 def plan_extra(
     cluster: ResolvedCluster, classes: Sequence[str], marks: ExtraMarks, allow_decrease: bool
-) -> tuple[tuple[str, ...], dict[str, dict[str, int]]]:
-    """The covered extra resources (sorted) and gpu-class -> resource -> nominal quota, every
-    class listing every resource (0 where it has none)."""
+) -> tuple[dict[str, dict[str, int]], list[Problem]]:
+    """gpu-class -> resource -> nominal quota, every class listing every covered extra resource
+    (sorted; 0 where it has none), and a warning for each quota kept above what the Ready nodes
+    hold (R26)."""
     observed, found = observed_extra(cluster)
     kept: ExtraMarks = {} if allow_decrease else marks
     if not patterns_of(cluster.cluster) and not kept:
-        return (), {}
-    names = tuple(sorted({*found, *(r for c in classes for r in kept.get(c, {}))}))
+        return {}, []
+    names = sorted({*found, *(r for c in classes for r in kept.get(c, {}))})
     quotas = {
         c: {r: max(observed.get(c, {}).get(r, 0), kept.get(c, {}).get(r, 0)) for r in names} for c in classes
     }
-    return names, quotas
+    held = [
+        (c, r, q, observed.get(c, {}).get(r, 0))
+        for c in classes
+        for r, q in quotas[c].items()
+        if q > observed.get(c, {}).get(r, 0)
+    ]
+    return quotas, [_held(cluster, *h) for h in held]
+
+
+def _held(cluster: ResolvedCluster, gpu_class: str, resource: str, quota: int, observed: int) -> Problem:
+    return cluster.inventory.observed_at_pos.problem(
+        "R44",
+        f"gpu-class {gpu_class}: the Ready nodes have {observed} {resource}; "
+        f"quota stays at its high-water mark {quota}",
+        "pass --allow-quota-decrease to lower it",
+    ).as_warning()
 
 
 def check_extra(cluster: ResolvedCluster, covered: Sequence[str], doc: Document, index: int) -> list[Problem]:

@@ -41,9 +41,9 @@ def plan_quotas(
         _quota(c, max(gpus.get(c, 0), kept.get(c, 0)), gpus.get(c, 0), slots.get(c, 0), nodes.get(c, 0))
         for c in sorted(set(nodes) | set(kept))
     ]
-    _, extra = plan_extra(cluster, [q.gpu_class for q in plan], extra_marks or {}, allow_decrease)
+    extra, held = plan_extra(cluster, [q.gpu_class for q in plan], extra_marks or {}, allow_decrease)
     plan = [replace(q, extra=extra[q.gpu_class]) if extra else q for q in plan]
-    return plan, [w for q in plan if (w := _warning(cluster, q))]
+    return plan, [*(w for q in plan if (w := _warning(cluster, q))), *held]
 
 
 def _quota(gpu_class: str, quota: int, observed: int, slots: int, nodes: int) -> ClassQuota:

@@ -140,7 +140,20 @@ def test_r44_r26_quota_stays_at_its_high_water_mark_until_allowed_lower(tmp_path
     inv = nodelist("eks-p5.yaml")
     del inv["items"][0]  # one Ready node gone: 3 Ready x 32 EFA would be 96
     (tmp_path / "inventory.yaml").write_text(json.dumps(inv))
-    run_build(project)
+    held = [(w.rule, w.message, w.hint) for w in run_build(project).warnings if w.rule == "R44"]
+    assert held == [
+        (
+            "R44",
+            f"gpu-class h100-80gb: the Ready nodes have {3 * 21 * 2**30} {HUGE}; "
+            f"quota stays at its high-water mark {4 * 21 * 2**30}",
+            "pass --allow-quota-decrease to lower it",
+        ),
+        (
+            "R44",
+            f"gpu-class h100-80gb: the Ready nodes have 96 {EFA}; quota stays at its high-water mark 128",
+            "pass --allow-quota-decrease to lower it",
+        ),
+    ]
     assert _queue(tmp_path)["resourceGroups"][0]["flavors"][1]["resources"][5] == {
         "name": EFA,
         "nominalQuota": "128",
@@ -219,7 +232,7 @@ def test_r44_r35_a_lost_lock_reads_the_extra_marks_back_from_the_cohorts_queues(
     del inv["items"][0]
     (tmp_path / "inventory.yaml").write_text(json.dumps(inv))
     result = run_build(project)
-    assert [w.rule for w in result.warnings] == ["R35", "R26"]
+    assert [w.rule for w in result.warnings] == ["R35", "R26", "R44"]
     assert _lock(tmp_path)["extraQuota"] == {"h100-80gb": {EFA: 128}}
 
 
