@@ -204,6 +204,7 @@ def _compile(
         observedAt=resolved.observed_at.astimezone(UTC),
         inputsDigest=digest,
         gpuQuota={q.gpu_class: q.gpus for q in quotas},
+        extraQuota={q.gpu_class: dict(q.extra) for q in quotas if q.extra},  # R44
         guaranteed=guarantees.recorded(),  # T6
         gpuSharing=sharing,
     )

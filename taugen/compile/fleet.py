@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from taugen.api.kueue.common import API_VERSION as API
@@ -98,8 +98,10 @@ def fleet_quotas(
     high_water: Mapping[str, int],
     allow_decrease: bool,
     where: Position,
+    extra_marks: Mapping[str, Mapping[str, int]] | None = None,
 ) -> tuple[list[ClassQuota], list[Problem]]:
-    """M2: per gpu-class the workers' quotas summed; R26 on the sum (the manager's lock marks)."""
+    """M2: per gpu-class the workers' quotas summed; R26 on the sum (the manager's lock marks);
+    R44: each extra resource summed the same way, every class listing every one."""
     summed: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     for quotas in workers.values():
         for q in quotas:
@@ -114,7 +116,26 @@ def fleet_quotas(
         if quota.gpus > gpus:
             warnings.append(_kept(quota, gpus, where))
         plan.append(quota)
-    return plan, warnings
+    return _with_extra(plan, workers, {} if allow_decrease else (extra_marks or {})), warnings
+
+
+def _with_extra(
+    plan: list[ClassQuota], workers: Mapping[str, Sequence[ClassQuota]], kept: Mapping[str, Mapping[str, int]]
+) -> list[ClassQuota]:
+    summed: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for quotas in workers.values():
+        for q in quotas:
+            for resource, value in q.extra.items():
+                summed[q.gpu_class][resource] += value
+    names = sorted({r for c in (summed, kept) for marks in c.values() for r in marks})
+    if not names:
+        return plan
+
+    def extra(gpu_class: str) -> dict[str, int]:
+        ours, mark = summed.get(gpu_class, {}), kept.get(gpu_class, {})
+        return {r: max(ours.get(r, 0), mark.get(r, 0)) for r in names}
+
+    return [replace(q, extra=extra(q.gpu_class)) for q in plan]
 
 
 def _kept(quota: ClassQuota, gpus: int, where: Position) -> Problem:

@@ -9,7 +9,7 @@ guaranteed stays in the shared ClusterQueue (T3). Slot quotas and limits scale t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from taugen.compile.guarantee_checks import (
@@ -39,6 +39,8 @@ class ClassGuarantee:
     lending_limit: int | None  # None: all of it may be lent
     slot_borrowing_limit: int | None
     slot_lending_limit: int | None
+    # R44: extra resource -> the tenant's part, in proportion to `gpus` of the class quota (T4)
+    extra: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,11 @@ class Guarantees:
         """T3: the class's GPUs and slots no tenant is guaranteed."""
         parts = [c for t in self.tenants if (c := t.of(quota.gpu_class)) is not None]
         return quota.gpus - sum(c.gpus for c in parts), quota.slots - sum(c.slots for c in parts)
+
+    def shared_extra(self, quota: ClassQuota) -> dict[str, int]:
+        """R44, T3: the class's extra resources no tenant is given a part of."""
+        parts = [c for t in self.tenants if (c := t.of(quota.gpu_class)) is not None]
+        return {r: q - sum(c.extra.get(r, 0) for c in parts) for r, q in quota.extra.items()}
 
     def lendable(self, quota: ClassQuota, but: str | None = None) -> int:
         """GPUs of the class the guaranteed tenants other than `but` may lend (T2: lendingLimit,
@@ -115,7 +122,8 @@ def plan_guarantees(cluster: Cluster, quotas: Sequence[ClassQuota], doc: Documen
     problems.extend(check_sums(cluster, guaranteed, gpus, by_class, doc, index))
     problems.extend(check_lending(guaranteed, gpus, doc, index))
     problems.raise_if_any()
-    tenants = [_tenant(cluster, t, gpus[t.namespace], by_class) for _, t in guaranteed]
+    extra = _extra_parts(gpus, quotas)
+    tenants = [_tenant(cluster, t, gpus[t.namespace], by_class, extra) for _, t in guaranteed]
     return Guarantees(tuple(sorted(tenants, key=lambda t: t.namespace)))
 
 
@@ -140,16 +148,42 @@ def _resolve(
     return gpus
 
 
+def _extra_parts(
+    gpus: Mapping[str, Mapping[str, int]], quotas: Sequence[ClassQuota]
+) -> dict[str, dict[str, dict[str, int]]]:
+    """R44: namespace -> gpu-class -> extra resource -> part. Each tenant's share of a class's
+    extra quota is its GPU guarantee over the class's GPU quota, resolved as T4 (floor, then the
+    largest remainders): the parts sum exactly, and never above the quota."""
+    parts: dict[str, dict[str, dict[str, int]]] = {n: {} for n in gpus}
+    for quota in quotas:
+        if not quota.extra or quota.gpus <= 0:
+            continue
+        shares = {
+            n: Fraction(g[quota.gpu_class], quota.gpus) for n, g in gpus.items() if g.get(quota.gpu_class)
+        }
+        for resource, total in quota.extra.items():
+            for namespace, part in resolve_shares(total, shares).items():
+                parts[namespace].setdefault(quota.gpu_class, {})[resource] = part
+    return parts
+
+
 def _tenant(
-    cluster: Cluster, tenant: Tenant, gpus: Mapping[str, int], quotas: Mapping[str, ClassQuota]
+    cluster: Cluster,
+    tenant: Tenant,
+    gpus: Mapping[str, int],
+    quotas: Mapping[str, ClassQuota],
+    extra: Mapping[str, Mapping[str, Mapping[str, int]]],
 ) -> TenantGuarantee:
     named = sorted({*tenant.guaranteed, *tenant.borrowingLimit, *tenant.lendingLimit})
-    classes = tuple(_class(tenant, c, gpus.get(c, 0), quotas[c]) for c in named)
+    mine = extra.get(tenant.namespace, {})
+    classes = tuple(_class(tenant, c, gpus.get(c, 0), quotas[c], mine.get(c, {})) for c in named)
     queue = f"{cluster.clusterQueue}-{tenant.namespace}"
     return TenantGuarantee(tenant.namespace, tenant.localQueue, queue, tenant.weight, classes)
 
 
-def _class(tenant: Tenant, gpu_class: str, gpus: int, quota: ClassQuota) -> ClassGuarantee:
+def _class(
+    tenant: Tenant, gpu_class: str, gpus: int, quota: ClassQuota, extra: Mapping[str, int]
+) -> ClassGuarantee:
     borrow = tenant.borrowingLimit.get(gpu_class)
     lend = tenant.lendingLimit.get(gpu_class)
     return ClassGuarantee(
@@ -161,4 +195,5 @@ def _class(tenant: Tenant, gpu_class: str, gpus: int, quota: ClassQuota) -> Clas
         lend,
         None if borrow is None else scaled(quota.slots, borrow, quota.gpus),
         None if lend is None else scaled(quota.slots, lend, quota.gpus),
+        {r: extra.get(r, 0) for r in quota.extra},
     )

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
+from taugen.compile.extra import ExtraMarks, plan_extra
 from taugen.core.errors import Problem
 from taugen.resolve.cluster import ResolvedCluster
 
@@ -17,10 +18,15 @@ class ClassQuota:
     observed_gpus: int  # summed allocatable in this inventory
     slots: int  # R27: Ready nodes of the class
     nodes: int  # nodes of the class in this inventory (0: vanished, kept by R26)
+    # R44: extra resource -> nominal quota; every class lists the same resources, in order
+    extra: Mapping[str, int] = field(default_factory=dict)
 
 
 def plan_quotas(
-    cluster: ResolvedCluster, high_water: Mapping[str, int], allow_decrease: bool
+    cluster: ResolvedCluster,
+    high_water: Mapping[str, int],
+    allow_decrease: bool,
+    extra_marks: ExtraMarks | None = None,
 ) -> tuple[list[ClassQuota], list[Problem]]:
     gpus: dict[str, int] = defaultdict(int)
     slots: dict[str, int] = defaultdict(int)
@@ -35,7 +41,9 @@ def plan_quotas(
         _quota(c, max(gpus.get(c, 0), kept.get(c, 0)), gpus.get(c, 0), slots.get(c, 0), nodes.get(c, 0))
         for c in sorted(set(nodes) | set(kept))
     ]
-    return plan, [w for q in plan if (w := _warning(cluster, q))]
+    extra, held = plan_extra(cluster, [q.gpu_class for q in plan], extra_marks or {}, allow_decrease)
+    plan = [replace(q, extra=extra[q.gpu_class]) if extra else q for q in plan]
+    return plan, [*(w for q in plan if (w := _warning(cluster, q))), *held]
 
 
 def _quota(gpu_class: str, quota: int, observed: int, slots: int, nodes: int) -> ClassQuota:

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from taugen.compile.extra import check_extra
 from taugen.compile.fleet import ManagerPlan, fleet_quotas
 from taugen.compile.guarantee import Guarantees, plan_guarantees
 from taugen.compile.quota import ClassQuota, plan_quotas
-from taugen.core.errors import Problem
+from taugen.core.errors import InputError, Problem
 from taugen.core.progress import Progress, silent
 from taugen.load.inventory import Inventory
 from taugen.load.project import ClusterInputs, LoadedProject, load_cluster_inputs
@@ -106,16 +107,21 @@ def plan_cluster(
     resolved = resolve(inputs)
     history = quota_history(cluster, lock, loaded.lock_path, cluster_folder(loaded, cluster))
     decrease = plan.allow_quota_decrease
-    quotas, warnings = plan_quotas(resolved, history.marks, decrease)
+    quotas, warnings = plan_quotas(resolved, history.marks, decrease, history.extra_marks)
     manager = None
     if workers is not None and (fleet := loaded.project.multikueue) is not None:  # M2
         own, _ = plan_quotas(resolved, {}, allow_decrease=True)
         manager = ManagerPlan(fleet, tuple(own))
         where = loaded.doc.at(["multikueue", "workers"])
-        quotas, warnings = fleet_quotas(workers, history.marks, decrease, where)
+        quotas, warnings = fleet_quotas(workers, history.marks, decrease, where, history.extra_marks)
     if plan.build:
         check_total(cluster, history, quotas, decrease)
-    guarantees = plan_guarantees(cluster, quotas, loaded.doc, loaded.project.clusters.index(cluster))
+    index = loaded.project.clusters.index(cluster)
+    extra = check_extra(resolved, list(quotas[0].extra) if quotas else [], loaded.doc, index)  # R44
+    if errors := [p for p in extra if p.severity == "error"]:
+        raise InputError(errors)
+    warnings = [*warnings, *extra]
+    guarantees = plan_guarantees(cluster, quotas, loaded.doc, index)
     return ClusterView(
         loaded, cluster, inputs, resolved, history, tuple(quotas), guarantees, tuple(warnings), manager
     )

@@ -114,6 +114,10 @@ def _merge_entry(ours: ClusterLock, theirs: ClusterLock) -> ClusterLock:
         observedAt=later.observedAt,
         inputsDigest=later.inputsDigest,
         gpuQuota=_max_marks(ours.gpuQuota, theirs.gpuQuota),
+        extraQuota={  # R44, R35: per class and resource the higher mark
+            c: _max_marks(ours.extraQuota.get(c, {}), theirs.extraQuota.get(c, {}))
+            for c in sorted({*ours.extraQuota, *theirs.extraQuota})
+        },
         guaranteed=guaranteed,
         gpuSharing=dict(sorted(sharing.items())),
     )
@@ -133,6 +137,8 @@ def lock_bytes(lock: Lock) -> bytes:
         entry["observedAt"] = utc_text(lock.clusters[name].observedAt)
         if not entry["guaranteed"]:  # a cluster without guarantees: the lock of before §10
             del entry["guaranteed"]
+        if not entry["extraQuota"]:
+            del entry["extraQuota"]  # R44: a cluster without extra resources: the lock of before §14
         if not entry["gpuSharing"]:
             del entry["gpuSharing"]  # R38: only shared classes are recorded; a lock without any is as before
     return (json.dumps(data, indent=2, sort_keys=True) + "\n").encode()

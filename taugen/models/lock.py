@@ -31,6 +31,10 @@ class ClusterLock(StrictModel):
         default_factory=dict,
         description="T6: namespace -> gpu-class -> resolved guaranteed GPUs (absent: no guarantee)",
     )
+    extraQuota: dict[str, dict[str, Annotated[StrictInt, Field(ge=0, le=QUOTA_MAX)]]] = Field(
+        default_factory=dict,
+        description="R44: gpu-class -> extra resource -> nominal quota high-water mark (absent: none)",
+    )
     gpuSharing: dict[str, Annotated[StrictInt, Field(ge=2)]] = Field(
         default_factory=dict, description="R38: advertised GPUs per physical GPU of each shared class"
     )
@@ -42,6 +46,14 @@ class ClusterLock(StrictModel):
     @classmethod
     def _marks(cls, marks: dict[str, int]) -> dict[str, int]:
         return _checked_marks(marks)
+
+    @field_validator("extraQuota")
+    @classmethod
+    def _extra(cls, marks: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+        for gpu_class in marks:
+            if error := gpu_class_name_error(gpu_class):
+                raise ValueError(f"gpu-class {gpu_class!r} {error}")
+        return marks
 
     @field_validator("guaranteed")
     @classmethod

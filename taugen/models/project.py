@@ -150,6 +150,29 @@ class ClusterBase(StrictModel):
 
 
 KAI_FIELDS = ("queueLabelKey", "grove")
+# R25's covered resources: an extra resource cannot be one of them (a resource is in one group only)
+FIXED_RESOURCES = ("cpu", "memory", "nvidia.com/gpu", "tau.azure.com/torchrun-host-slot")
+MAX_EXTRA = 60  # Kueue: 64 covered resources per resource group, less R25's four
+
+
+def _extra_resource(value: object) -> object:
+    """R44: a resource name (`vpc.amazonaws.com/efa`, `hugepages-1Gi`) or a prefix ending in `/`."""
+    if not isinstance(value, str):
+        return value
+    name = value[:-1] if value.endswith("/") else value
+    why = label_key_error(name) if name else "is empty"
+    if not value.endswith("/") and why is None and value in FIXED_RESOURCES:
+        why = "is covered by the ClusterQueue already (R25)"
+    if why is not None:
+        raise invalid(
+            f"extra resource {value!r} {why}",
+            "name a device-plugin resource (vpc.amazonaws.com/efa, hugepages-1Gi) or a prefix (rdma/)",
+            rule="R44",
+        )
+    return value
+
+
+ExtraResource = Annotated[str, BeforeValidator(_extra_resource)]
 
 
 class KueueCluster(ClusterBase):
@@ -157,6 +180,11 @@ class KueueCluster(ClusterBase):
         cohorts=True, lending_limits=True, slices=True, multikueue=True, queue_health=True
     )
     tenants: list[Tenant] = Field(min_length=1)
+    extraResources: Annotated[list[ExtraResource], Field(max_length=MAX_EXTRA)] = Field(
+        default_factory=list,
+        description="R44: device-plugin resources runs may request (names, or prefixes ending in /), "
+        "covered by the ClusterQueue with the GPU nodes' allocatable as quota",
+    )
     scheduler: Literal[Scheduler.KUEUE] = Field(
         default=Scheduler.KUEUE, description="kueue (SPEC §3, the default) or kai (SPEC §8)"
     )
@@ -194,6 +222,18 @@ class KaiCluster(ClusterBase):
     grove: StrictBool = Field(
         default=False, description="scheduler kai: also emit Grove's ClusterTopologyBinding (§8)"
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _extra_resources_need_kueue(cls, data: Any) -> Any:
+        """R44: extraResources become ClusterQueue quota; KAI queues count GPUs only: refuse."""
+        if isinstance(data, dict) and "extraResources" in data:
+            raise invalid(
+                f"cluster {data.get('name')} sets extraResources, which only scheduler kueue reads",
+                "remove extraResources: KAI queues hold no quota for device resources",
+                rule="R44",
+            )
+        return data
 
 
 def _scheduler_of(value: Any) -> str | None:

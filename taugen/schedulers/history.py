@@ -31,6 +31,8 @@ class QuotaHistory:
     total: int = 0  # KAI: the committed parent Queue's GPU quota, when the lock had no entry
     source: Path | None = None  # the committed file read when the lock had no entry
     warnings: tuple[Problem, ...] = ()
+    # R44: gpu-class -> extra resource -> mark, from the lock (a lost lock: read from no tree yet)
+    extra_marks: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def known(self) -> bool:
@@ -42,7 +44,8 @@ def quota_history(cluster: Cluster, state: LockState, lock_path: Path, folder: P
     """The high-water marks of `cluster`, whose committed tree is `folder` (R35)."""
     entry = state.lock.clusters.get(cluster.name)
     if entry is not None:
-        return QuotaHistory(dict(entry.gpuQuota))
+        extra = {c: dict(m) for c, m in entry.extraQuota.items()}  # R44
+        return QuotaHistory(dict(entry.gpuQuota), extra_marks=extra)
     backend = scheduler_of(cluster.scheduler)
     source = folder / backend.files.queues
     if not source.is_file() or source.is_symlink():
@@ -59,7 +62,7 @@ def quota_history(cluster: Cluster, state: LockState, lock_path: Path, folder: P
         f"committed {source.name} (R35)"
     )
     warning = Problem(source, 0, 0, "R35", message, "this build writes them into taugen.lock").as_warning()
-    return QuotaHistory(found.marks, found.total, source, (warning,))
+    return QuotaHistory(found.marks, found.total, source, (warning,), found.extra)
 
 
 def _documents(path: Path) -> list[Any]:

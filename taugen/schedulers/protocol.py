@@ -9,7 +9,7 @@ above look the cluster's scheduler up and ask it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -52,6 +52,7 @@ class QuotaMarks:
 
     marks: dict[str, int]
     total: int = 0
+    extra: dict[str, dict[str, int]] = field(default_factory=dict)  # R44: gpu-class -> resource -> mark
 
 
 class RunContract(Protocol):

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from taugen.core.errors import InputError, Problem, Rule
+from taugen.engines.runs.covered import check_covered
 from taugen.engines.runs.load import LoadedRun, run_problems
 from taugen.engines.runs.policy import not_ready, resolve_policy
 from taugen.engines.runs.resolution import RunContext, catalog_entry, run_tenant
@@ -102,6 +103,7 @@ def resolve_runs(loaded: LoadedWorkloads, state: ClusterState) -> list[RunContex
 
 def _context(loaded: LoadedRun, state: ClusterState) -> RunContext:
     tenant = run_tenant(state.cluster, loaded)
+    check_covered(loaded, state)  # R45
     entry = catalog_entry(state, loaded)
     policy = resolve_policy(loaded, entry, state)
     check_shape(loaded, policy, state.cluster.scheduler)

@@ -13,6 +13,7 @@ from taugen.context.session import ProjectContext, open_project
 from taugen.core.errors import InputError, Problem
 from taugen.core.quantity import Quantity
 from taugen.core.suggest import closest
+from taugen.engines.runs.covered import check_covered
 from taugen.engines.runs.load import LoadedRun, load_run
 from taugen.engines.runs.podsets import PodSet, pod_sets, slice_layers
 from taugen.engines.runs.policy import deprecation, not_ready, resolve_policy
@@ -132,6 +133,7 @@ def resolve_run(run_file: Path, project_file: Path) -> RunContext:
     tenant = run_tenant(cluster, loaded_run)
     state = cluster_state(project, cluster)
     require_fresh(state)
+    check_covered(loaded_run, state)  # R45
     entry = catalog_entry(state, loaded_run)
     policy = resolve_policy(loaded_run, entry, state)
     check_shape(loaded_run, policy, cluster.scheduler)

@@ -12,7 +12,7 @@ from taugen.models.project import Cluster, KueueCluster
 from taugen.schedulers.kueue import risks
 from taugen.schedulers.kueue.compile import FLAVORS_FILE, QUEUE_FILE, KueueCompile
 from taugen.schedulers.kueue.contract import KueueContract
-from taugen.schedulers.kueue.history import cohort_marks
+from taugen.schedulers.kueue.history import cohort_extra_marks, cohort_marks
 from taugen.schedulers.kueue.preflight import kueue_checks
 from taugen.schedulers.protocol import Files, Placeable, QuotaMarks, RunContract
 
@@ -31,7 +31,8 @@ class Kueue(KueueCompile):
         return kueue_checks(context, request)
 
     def quota_marks(self, docs: Sequence[dict[str, Any]], cluster: Cluster, path: Path) -> QuotaMarks:
-        return QuotaMarks(cohort_marks(docs, cluster.clusterQueue, path))
+        queue = cluster.clusterQueue
+        return QuotaMarks(cohort_marks(docs, queue, path), extra=cohort_extra_marks(docs, queue, path))
 
     def tenant_queue(self, cluster: Cluster, namespace: str, guarantees: Guarantees) -> str:
         own = guarantees.of(namespace)

@@ -64,7 +64,10 @@ def admits(namespaces: Sequence[str]) -> dict[str, Any]:
 
 
 def _flavor(quota: ClassQuota, part: ClassGuarantee | None) -> dict[str, Any]:
-    flavor = flavor_quota(flavor_name(quota.gpu_class), part.gpus if part else 0, part.slots if part else 0)
+    extra = part.extra if part else dict.fromkeys(quota.extra, 0)  # R44: in proportion to the GPUs
+    flavor = flavor_quota(
+        flavor_name(quota.gpu_class), part.gpus if part else 0, part.slots if part else 0, extra
+    )
     if part is not None:
         limits = {
             GPU: (part.borrowing_limit, part.lending_limit),

@@ -21,6 +21,7 @@ from taugen.schedulers.kueue.flavors import (
     CPU_FLAVOR,
     CPU_QUOTA,
     MEMORY_QUOTA,
+    covered,
     flavor_name,
     flavor_quota,
 )
@@ -113,21 +114,25 @@ def _queues(cluster: ResolvedCluster, quotas: Sequence[ClassQuota], guarantees: 
     name = cluster.cluster.clusterQueue
     if not guarantees.cohort:
         namespaces = [t.namespace for t in cluster.cluster.tenants]
-        return [_cluster_queue(name, _spec(namespaces, [(q, q.gpus, q.slots) for q in quotas]))]
+        return [_cluster_queue(name, _spec(namespaces, [(q, q.gpus, q.slots, q.extra) for q in quotas]))]
     shared = [t.namespace for t in cluster.cluster.tenants if guarantees.of(t.namespace) is None]
-    spec = {**_spec(shared, [(q, *guarantees.shared(q)) for q in quotas]), "cohortName": name}
+    parts = [(q, *guarantees.shared(q), guarantees.shared_extra(q)) for q in quotas]
+    spec = {**_spec(shared, parts), "cohortName": name}
     tenants = [_cluster_queue(t.queue, tenant_queue_spec(t, name, quotas, spec)) for t in guarantees.tenants]
     return [cohort(name), _cluster_queue(name, spec), *tenants]
 
 
-def _spec(namespaces: Sequence[str], quotas: Sequence[tuple[ClassQuota, int, int]]) -> dict[str, Any]:
-    flavors = [flavor_quota(CPU_FLAVOR, 0, 0)]
-    flavors += [flavor_quota(flavor_name(q.gpu_class), gpus, slots) for q, gpus, slots in quotas]
+def _spec(
+    namespaces: Sequence[str], quotas: Sequence[tuple[ClassQuota, int, int, Mapping[str, int]]]
+) -> dict[str, Any]:
+    extra = list(quotas[0][0].extra) if quotas else []  # R44: every class lists the same resources
+    flavors = [flavor_quota(CPU_FLAVOR, 0, 0, dict.fromkeys(extra, 0))]
+    flavors += [flavor_quota(flavor_name(q.gpu_class), gpus, slots, own) for q, gpus, slots, own in quotas]
     return {  # R25
         "namespaceSelector": admits(namespaces),
         "queueingStrategy": "BestEffortFIFO",
         "preemption": {"withinClusterQueue": "LowerPriority"},
-        "resourceGroups": [{"coveredResources": list(COVERED), "flavors": flavors}],
+        "resourceGroups": [{"coveredResources": covered(extra), "flavors": flavors}],
     }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from taugen.compile.slot import SLOT
@@ -20,7 +21,14 @@ def flavor_name(gpu_class: str) -> str:
     return f"taugrid-{gpu_class}"  # R24
 
 
-def flavor_quota(name: str, gpus: int, slots: int) -> dict[str, Any]:
-    """R25: one flavor's entry, every covered resource in the covered order."""
+def covered(extra: Sequence[str] = ()) -> list[str]:
+    """R25's covered resources, then R44's extra resources (sorted) in the same group."""
+    return [*COVERED, *extra]
+
+
+def flavor_quota(name: str, gpus: int, slots: int, extra: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """R25: one flavor's entry, every covered resource in the covered order; R44: the extra
+    resources after them (`extra`: resource -> quota, in the covered order)."""
     quota = {"cpu": CPU_QUOTA, "memory": MEMORY_QUOTA, GPU: canonical(gpus), SLOT: canonical(slots)}
-    return {"name": name, "resources": [{"name": r, "nominalQuota": quota[r]} for r in COVERED]}
+    quota |= {r: canonical(q) for r, q in (extra or {}).items()}
+    return {"name": name, "resources": [{"name": r, "nominalQuota": q} for r, q in quota.items()]}

@@ -1,5 +1,6 @@
 """Kueue's GPU quota history in a committed clusterqueue.yaml (R35, T2, T3): per gpu-class, the
-cohort's queues together (the shared queue and every queue that joins its cohort)."""
+cohort's queues together (the shared queue and every queue that joins its cohort); R44: the
+same for each extra resource a GPU flavor lists beyond R25's four."""
 
 from __future__ import annotations
 
@@ -9,25 +10,42 @@ from typing import Any
 
 from taugen.models.lock import QUOTA_MAX
 from taugen.schedulers.committed import as_dict, as_list, count, name_of
-from taugen.schedulers.kueue.flavors import CPU_FLAVOR, GPU
+from taugen.schedulers.kueue.flavors import COVERED, CPU_FLAVOR, GPU
+
+Marks = dict[str, dict[str, int]]  # gpu-class -> resource -> nominal quota
 
 
 def cohort_marks(docs: Sequence[dict[str, Any]], queue: str, path: Path) -> dict[str, int]:
     """Per class, the highest sum over one side of the file of the cohort's queues (T3: the
     shared queue `queue` keeps what the tenants' queues, cohortName `queue`, do not)."""
-    sides: dict[int, dict[str, int]] = {}
+    return {c: r.get(GPU, 0) for c, r in _cohort_resources(docs, queue, path).items()}
+
+
+def cohort_extra_marks(docs: Sequence[dict[str, Any]], queue: str, path: Path) -> Marks:
+    """R44: per class, each extra resource's mark, summed over the cohort as GPUs are."""
+    found = _cohort_resources(docs, queue, path)
+    extra = {c: {r: q for r, q in sorted(res.items()) if r not in COVERED} for c, res in found.items()}
+    return {c: res for c, res in extra.items() if res}
+
+
+def _cohort_resources(docs: Sequence[dict[str, Any]], queue: str, path: Path) -> Marks:
+    sides: dict[int, Marks] = {}
     seen: dict[str, int] = {}
     for doc in docs:  # both sides of a conflict repeat a queue: a repeated name starts a side
         if not _in_cohort(doc, queue):
             continue
         side = seen[name_of(doc)] = seen.get(name_of(doc), -1) + 1
         marks = sides.setdefault(side, {})
-        for gpu_class, gpus in _kueue_marks(doc, path).items():
-            marks[gpu_class] = marks.get(gpu_class, 0) + gpus
-    result: dict[str, int] = {}
+        for gpu_class, resources in _kueue_marks(doc, path).items():
+            mine = marks.setdefault(gpu_class, {})
+            for resource, value in resources.items():
+                mine[resource] = mine.get(resource, 0) + value
+    result: Marks = {}
     for marks in sides.values():
-        for gpu_class, gpus in marks.items():
-            result[gpu_class] = max(min(gpus, QUOTA_MAX), result.get(gpu_class, 0))
+        for gpu_class, resources in marks.items():
+            best = result.setdefault(gpu_class, {})
+            for resource, value in resources.items():
+                best[resource] = max(min(value, QUOTA_MAX), best.get(resource, 0))
     return result
 
 
@@ -37,19 +55,21 @@ def _in_cohort(doc: dict[str, Any], queue: str) -> bool:
     return name_of(doc) == queue or as_dict(doc.get("spec")).get("cohortName") == queue
 
 
-def _kueue_marks(doc: dict[str, Any], path: Path) -> dict[str, int]:
-    marks: dict[str, int] = {}
+def _kueue_marks(doc: dict[str, Any], path: Path) -> Marks:
+    marks: Marks = {}
     for group in as_list(as_dict(doc.get("spec")).get("resourceGroups")):
         for flavor in as_list(as_dict(group).get("flavors")):
             name = str(as_dict(flavor).get("name", ""))
             if name.startswith("taugrid-") and name != CPU_FLAVOR:
-                gpus = _gpus(as_dict(flavor).get("resources"), path)
-                marks[name.removeprefix("taugrid-")] = gpus
+                marks[name.removeprefix("taugrid-")] = _quotas(as_dict(flavor).get("resources"), path)
     return marks
 
 
-def _gpus(resources: Any, path: Path) -> int:
+def _quotas(resources: Any, path: Path) -> dict[str, int]:
+    """Each resource's nominal quota; GPU 0 when the flavor lists none (as before R44)."""
+    found: dict[str, int] = {}
     for resource in as_list(resources):
-        if as_dict(resource).get("name") == GPU:
-            return count(as_dict(resource).get("nominalQuota", 0), path)
-    return 0
+        name = as_dict(resource).get("name")
+        if isinstance(name, str) and name not in found and (name == GPU or name not in COVERED):
+            found[name] = count(as_dict(resource).get("nominalQuota", 0), path)
+    return {GPU: 0, **found}
