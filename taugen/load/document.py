@@ -192,7 +192,7 @@ def parse_documents(path: Path, text: str) -> list[Document]:
     try:
         docs = list(yaml.load_all(text))
     except MarkedYAMLError as err:
-        raise InputError([_conflict_problem(path, text) or _yaml_problem(path, err)]) from None
+        raise InputError([_conflict_problem(path, text) or _yaml_problem(path, err, text)]) from None
     except ReaderError as err:  # a control character (NUL, ...) YAML does not allow in a file
         raise InputError([_character_problem(path, text, err)]) from None
     except YAMLError as err:
@@ -276,13 +276,16 @@ def _conflict_problem(path: Path, text: str) -> Problem | None:
     return Problem(path, line, 1, "yaml", message, CONFLICT_HINT)
 
 
-def _yaml_problem(path: Path, err: MarkedYAMLError) -> Problem:
+def _yaml_problem(path: Path, err: MarkedYAMLError, text: str) -> Problem:
     problem = (err.problem or "invalid YAML").strip()
     # At the end of the stream the problem mark lies past the last line: the context mark
     # (where the unclosed quote or collection began) is the line to fix.
-    at_end = "end of stream" in problem and err.context_mark is not None
+    at_end = ("end of stream" in problem or "'<stream end>'" in problem) and err.context_mark is not None
     mark = err.context_mark if at_end else err.problem_mark or err.context_mark
     line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    lines = text.splitlines() or [""]
+    if line > len(lines):  # a mark past the last line (the stream ended): the end of the last line
+        line, col = len(lines), len(lines[-1]) + 1
     if "duplicate key" in problem or "found duplicate key" in str(err):
         return Problem(path, line, col, "yaml", problem, "remove one of the duplicate keys")
     context = f"{problem} ({err.context.strip()})" if err.context else problem

