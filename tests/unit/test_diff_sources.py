@@ -132,7 +132,7 @@ def test_unreadable_yaml_names_file_line_and_column(tmp_path: Path) -> None:
     with pytest.raises(InputError) as err:
         diff(DiffOptions("base", "head", cwd=tmp_path))
     shown = [p.render(tmp_path) for p in err.value.problems]
-    assert shown[0].startswith("head/clusterqueue.yaml:3:1: error: ")
+    assert shown[0].startswith("head/clusterqueue.yaml:2:19: error: ")  # the line the stream ended in
     assert shown[1] == (
         "head/notes.yaml: error: document 1 is not a Kubernetes object [diff-source]\n  hint: fix the file"
     )
@@ -157,8 +157,8 @@ def test_the_same_unreadable_file_on_both_sides_is_reported_for_both(tmp_path: P
     with pytest.raises(InputError) as err:
         diff(DiffOptions("base", "head", cwd=tmp_path))
     assert [p.render(tmp_path).split(": error")[0] for p in err.value.problems] == [
-        "base/bad.yaml:2:1",
-        "head/bad.yaml:2:1",
+        "base/bad.yaml:1:5",
+        "head/bad.yaml:1:5",
     ]
 
 
