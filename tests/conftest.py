@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+import taugen.schedulers.registry  # noqa: F401  completes Project (taugen/models/entries.py)
 from taugen.cli import main
 
 # cel-python raises the recursion limit to 2500 each time it makes an environment (validate's

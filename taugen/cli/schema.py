@@ -16,8 +16,7 @@ from taugen.core import choices
 @guarded
 def schema_command(kind: str | None, out: Path | None) -> int:
     """Print the JSON Schema of an input KIND, or write them all (Kueue's too) with --out."""
-    from taugen.commands.schema import export_schemas
-    from taugen.models.schemas import schema_files
+    from taugen.commands.schema import export_schemas, schema_files
 
     if out is not None:
         click.echo(f"wrote {len(export_schemas(out))} schemas to {out}")

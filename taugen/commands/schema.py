@@ -16,6 +16,8 @@ from taugen.api.nfd import nfd_schema_files
 from taugen.models.schemas import schema_files
 from taugen.write.safewrite import replace_files
 
+__all__ = ["all_schema_files", "export_schemas", "schema_files"]
+
 # What taugen writes: input kinds' at the top, upstream kinds' one folder down per API group.
 OWN_FILES = ("*.schema.json", "*/*.json")
 

@@ -16,7 +16,7 @@ from math import floor
 from taugen.core.errors import Problem
 from taugen.load.document import Document
 from taugen.models.project import FIXED_RESOURCES as COVERED_FIXED
-from taugen.models.project import Cluster, KueueCluster
+from taugen.models.project import Cluster
 from taugen.resolve.cluster import ResolvedCluster
 
 MAX_COVERED = 64  # Kueue v1beta2: coveredResources of a resource group (MaxItems)
@@ -25,8 +25,8 @@ ExtraMarks = Mapping[str, Mapping[str, int]]  # gpu-class -> resource -> quota
 
 
 def patterns_of(cluster: Cluster) -> tuple[str, ...]:
-    """R44: the cluster's `extraResources` (only a Kueue cluster has them)."""
-    return tuple(cluster.extraResources) if isinstance(cluster, KueueCluster) else ()
+    """R44: the cluster's `extraResources` (a scheduler whose entry has none: none)."""
+    return cluster.extra_resources
 
 
 def matches(resource: str, patterns: Iterable[str]) -> bool:

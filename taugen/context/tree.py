@@ -31,7 +31,6 @@ from taugen.core.errors import InputError, Problem, Rule
 from taugen.load.compiled import tree_bytes, tree_file
 from taugen.load.document import Document
 from taugen.load.validate import validate
-from taugen.models.project import Scheduler
 from taugen.schedulers.registry import scheduler_of
 
 RULE: Rule = "tree"
@@ -120,7 +119,7 @@ class CompiledTree:
     def kueue(self, queue: str) -> KueueTree:
         """The ResourceFlavors, the ClusterQueue `queue`, and every ClusterQueue, Cohort and
         LocalQueue of a Kueue tree."""
-        files = scheduler_of(Scheduler.KUEUE).files
+        files = scheduler_of("kueue").files
         flavors = self.objects(files.flavors, "ResourceFlavor", ResourceFlavor)
         self.objects(files.queues, "ClusterQueue", ClusterQueue)  # R32: the queue file must exist
         queues = self.every("ClusterQueue", ClusterQueue)
@@ -133,7 +132,7 @@ class CompiledTree:
 
     def kai_queues(self) -> dict[str, Queue]:
         """A KAI tree's Queues by name (SPEC §8)."""
-        queues = self.objects(scheduler_of(Scheduler.KAI).files.queues, "Queue", Queue)
+        queues = self.objects(scheduler_of("kai").files.queues, "Queue", Queue)
         return {q.metadata.name or "": q for q in queues}
 
     def catalog(self) -> Catalog:

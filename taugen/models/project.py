@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
-from typing import Annotated, Any, ClassVar, Literal, Self
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal, Self
 
 from pydantic import (
     BeforeValidator,
-    Discriminator,
     Field,
-    GetJsonSchemaHandler,
-    StrictBool,
     StrictInt,
-    Tag,
     model_validator,
 )
-from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema
 
 from taugen.core.names import label_key_error, label_value_error
 from taugen.core.quantity import MAX_MAGNITUDE
@@ -41,7 +35,6 @@ Count = Annotated[StrictInt, Field(ge=0, le=MAX_MAGNITUDE)]  # issue 17 item 7: 
 DEFAULT_SHARD_SIZE = 2000  # SPEC G1
 # A Flux inventory entry is under 100 bytes: 5,000 keep a shard's Kustomization far below 1 MiB
 MAX_SHARD_SIZE = 5000
-KAI_QUEUE_LABEL = "kai.scheduler/queue"  # K4: KAI's default; Run:ai installs use runai/queue
 
 
 def _label_key(value: object) -> object:
@@ -61,11 +54,6 @@ def _site(value: object) -> object:
     return value
 
 
-class Scheduler(StrEnum):  # the closed key of taugen/schedulers/registry.py: one per package
-    KUEUE = "kueue"
-    KAI = "kai"
-
-
 @dataclass(frozen=True)
 class Capabilities:
     """What a cluster's scheduler supports, read where the project is checked and compiled."""
@@ -75,6 +63,7 @@ class Capabilities:
     slices: bool  # policy.slice and a JobSet job's own topology or slice (S3, K6)
     multikueue: bool  # a MultiKueue manager or worker (M3)
     queue_health: bool  # Flux health checks on its queue kinds (G6)
+    covered_resources: bool  # its queues cover named resources; a run asking another is refused (R45)
 
 
 class Tenant(StrictModel):
@@ -101,26 +90,15 @@ class Tenant(StrictModel):
     )
 
 
-class KaiTenant(Tenant):
-    gpuQuota: Count = Field(
-        default=0,
-        description="scheduler kai: the leaf Queue's deserved GPUs, class-less (K2, T7)",
-    )
+class Cluster(StrictModel):
+    """What every scheduler's cluster entry has. Each scheduler's package subclasses it with its
+    own `scheduler: Literal[...]`, `tenants` and fields (schedulers/kueue/model.py ...); the
+    registry makes `Project.clusters` the union of those, discriminated by `scheduler`."""
 
-    @model_validator(mode="after")
-    def _one_quota_form(self) -> Self:
-        """T7: gpuQuota is the class-less form of a guarantee; both at once say two things."""
-        if "gpuQuota" in self.model_fields_set and self.guaranteed:
-            raise invalid(
-                f"tenant {self.namespace} sets both gpuQuota and guaranteed",
-                "keep guaranteed (per gpu-class) and remove gpuQuota",
-                rule="T7",
-            )
-        return self
-
-
-class ClusterBase(StrictModel):
-    """What every scheduler's cluster entry has; `KueueCluster` and `KaiCluster` add the rest."""
+    capabilities: ClassVar[Capabilities]
+    if TYPE_CHECKING:  # declared by every subclass, in its own field order (the schema's)
+        scheduler: str
+        tenants: Sequence[Tenant]
 
     name: DNSLabel = Field(description="Names the output folder out/<name>/")
     inventory: Annotated[ProjectPath, Field(description="ClusterInventory or kubectl NodeList file")]
@@ -148,130 +126,18 @@ class ClusterBase(StrictModel):
         description="R39: the taints the GPU nodes carry (default sku=gpu:NoSchedule, R24)",
     )
 
+    @property
+    def extra_resources(self) -> tuple[str, ...]:
+        """R44: the device resources the cluster's queues cover beyond R25's (none by default)."""
+        return ()
 
-KAI_FIELDS = ("queueLabelKey", "grove")
+
 # R25's covered resources: an extra resource cannot be one of them (a resource is in one group only)
 FIXED_RESOURCES = ("cpu", "memory", "nvidia.com/gpu", "tau.azure.com/torchrun-host-slot")
-MAX_EXTRA = 60  # Kueue: 64 covered resources per resource group, less R25's four
 
 
-def _extra_resource(value: object) -> object:
-    """R44: a resource name (`vpc.amazonaws.com/efa`, `hugepages-1Gi`) or a prefix ending in `/`."""
-    if not isinstance(value, str):
-        return value
-    name = value[:-1] if value.endswith("/") else value
-    why = label_key_error(name) if name else "is empty"
-    if not value.endswith("/") and why is None and value in FIXED_RESOURCES:
-        why = "is covered by the ClusterQueue already (R25)"
-    if why is not None:
-        raise invalid(
-            f"extra resource {value!r} {why}",
-            "name a device-plugin resource (vpc.amazonaws.com/efa, hugepages-1Gi) or a prefix (rdma/)",
-            rule="R44",
-        )
-    return value
-
-
-ExtraResource = Annotated[str, BeforeValidator(_extra_resource)]
-
-
-class KueueCluster(ClusterBase):
-    capabilities: ClassVar[Capabilities] = Capabilities(
-        cohorts=True, lending_limits=True, slices=True, multikueue=True, queue_health=True
-    )
-    tenants: list[Tenant] = Field(min_length=1)
-    extraResources: Annotated[list[ExtraResource], Field(max_length=MAX_EXTRA)] = Field(
-        default_factory=list,
-        description="R44: device-plugin resources runs may request (names, or prefixes ending in /), "
-        "covered by the ClusterQueue with the GPU nodes' allocatable as quota",
-    )
-    scheduler: Literal[Scheduler.KUEUE] = Field(
-        default=Scheduler.KUEUE, description="kueue (SPEC §3, the default) or kai (SPEC §8)"
-    )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _kai_fields_need_kai(cls, data: Any) -> Any:
-        """gpuQuota, queueLabelKey and grove mean nothing to Kueue: refuse, not ignore (K2).
-        weight is a Kueue fair-sharing weight of a guaranteed tenant's ClusterQueue (T2, T7); what
-        needs a guarantee is checked where the file's lines are known (compile/guarantee_checks.py)."""
-        if not isinstance(data, dict):
-            return data
-        tenants = data.get("tenants")
-        listed = tenants if isinstance(tenants, list) else []
-        used = ["gpuQuota"] if any(isinstance(t, dict) and "gpuQuota" in t for t in listed) else []
-        used += sorted(f for f in KAI_FIELDS if f in data)
-        if used:
-            raise invalid(
-                f"cluster {data.get('name')} sets {', '.join(used)}, which only scheduler kai reads",
-                "add `scheduler: kai` to the cluster, or remove them",
-                rule="K2",
-            )
-        return data
-
-
-class KaiCluster(ClusterBase):
-    capabilities: ClassVar[Capabilities] = Capabilities(
-        cohorts=False, lending_limits=False, slices=False, multikueue=False, queue_health=False
-    )
-    tenants: list[KaiTenant] = Field(min_length=1)
-    scheduler: Literal[Scheduler.KAI] = Field(description="kai (SPEC §8)")
-    queueLabelKey: LabelKey = Field(
-        default=KAI_QUEUE_LABEL, description="scheduler kai: the pod label naming the queue (K4)"
-    )
-    grove: StrictBool = Field(
-        default=False, description="scheduler kai: also emit Grove's ClusterTopologyBinding (§8)"
-    )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _extra_resources_need_kueue(cls, data: Any) -> Any:
-        """R44: extraResources become ClusterQueue quota; KAI queues count GPUs only: refuse."""
-        if isinstance(data, dict) and "extraResources" in data:
-            raise invalid(
-                f"cluster {data.get('name')} sets extraResources, which only scheduler kueue reads",
-                "remove extraResources: KAI queues hold no quota for device resources",
-                rule="R44",
-            )
-        return data
-
-
-def _scheduler_of(value: Any) -> str | None:
-    """The variant's tag: `scheduler`, kueue when omitted; None (an error) for an unknown one."""
-    found = value.get("scheduler", "kueue") if isinstance(value, dict) else getattr(value, "scheduler", None)
-    return f"[{found}]" if found in tuple(Scheduler) else None
-
-
-class _SchemaByScheduler:
-    """The JSON Schema of the union: if `scheduler: kai` then KAI's entry, ..., else Kueue's (the
-    default). Unlike a oneOf, a validator then reports the chosen variant's own errors."""
-
-    def __get_pydantic_json_schema__(
-        self, schema: CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
-        default, *others = handler(schema)["oneOf"]  # in the order of the union, the default first
-        found: JsonSchemaValue = default
-        for key, variant in reversed(list(zip(list(Scheduler)[1:], others, strict=True))):
-            choose = {"properties": {"scheduler": {"const": key.value}}, "required": ["scheduler"]}
-            found = {"if": choose, "then": variant, "else": found}
-        return found
-
-
-_KEYS = " or ".join(repr(key.value) for key in Scheduler)
-
-# The union lists the variants in the order of Scheduler, the default (kueue) first. The tags carry
-# brackets: load/validate.py drops a union's tag from an error's path as it does pydantic's other
-# markers, so a position stays the key's in taugen.yaml.
-Cluster = Annotated[
-    Annotated[KueueCluster, Tag("[kueue]")] | Annotated[KaiCluster, Tag("[kai]")],
-    Discriminator(
-        _scheduler_of,
-        custom_error_type="scheduler_enum",
-        custom_error_message=f"scheduler: Input should be {_KEYS}",
-        custom_error_context={"expected": _KEYS},
-    ),
-    _SchemaByScheduler(),
-]
+if TYPE_CHECKING:  # at run time the union schedulers/registry.py makes of the schedulers' entries
+    ClusterEntry = Cluster
 
 
 class Project(StrictModel):
@@ -281,7 +147,7 @@ class Project(StrictModel):
     profiles: list[ProjectPath] | None = Field(
         default=None, description="Profile files or folders; default: the built-in profiles"
     )
-    clusters: list[Cluster] = Field(min_length=1)
+    clusters: list[ClusterEntry] = Field(min_length=1)  # completed by schedulers/registry.py
     crds: list[ProjectPath] | None = Field(
         default=None,
         description="Upstream CRD files, folders or globs (relative to this file), e.g. the Kueue "

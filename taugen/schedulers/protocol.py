@@ -1,7 +1,7 @@
 """What a scheduler provides (STYLE.md: small modules behind one Protocol).
 
-One `Backend` per scheduler, in its own package (taugen/schedulers/<name>/), listed under its
-closed key (`models.project.Scheduler`) in taugen/schedulers/registry.py. The pipeline below
+One `Backend` per scheduler, in its own package (taugen/schedulers/<name>/), listed in
+taugen/schedulers/registry.py under its `name`, with its cluster entry (`model`). The pipeline below
 (compile) takes the part it needs as an argument (`CompileBackend`); the floor and the engines
 above look the cluster's scheduler up and ask it.
 """
@@ -80,7 +80,8 @@ class RunContract(Protocol):
 class Backend(CompileBackend, Protocol):
     """A scheduler: its compile (CompileBackend), and everything else taugen asks of it."""
 
-    name: str  # the closed key's value: `scheduler:` in taugen.yaml
+    name: str  # its key in the registry: the value of `scheduler:` in taugen.yaml
+    model: type[Cluster]  # its cluster entry in taugen.yaml (<name>/model.py)
     display_name: str  # in sentences: "Kueue", "KAI Scheduler"
     files: Files
     capabilities: Capabilities

@@ -65,3 +65,18 @@ def test_the_class_check_sees_every_module() -> None:
     found = _public_classes()
     assert found["ProjectContext"] == ["context/session.py"]
     assert len(found) > 300
+
+
+def test_a_new_scheduler_is_five_files_in_its_package_and_one_registry_line() -> None:
+    """Issue 33: docs/development.md lists what a scheduler adds; every listed file is in one
+    package but the registry's line, and a scheduler's package holds no other product file it
+    would need (the fake scheduler of test_fake_scheduler.py builds a tree from these parts)."""
+    text = (PACKAGE.parent / "docs" / "development.md").read_text()
+    block = text.split("### Adding a scheduler", 1)[1].split("```text", 1)[1].split("```", 1)[0]
+    listed = [line.split()[0] for line in block.splitlines() if line.startswith("taugen/")]
+    in_package = [p for p in listed if p.startswith("taugen/schedulers/<name>/")]
+    assert listed == [*in_package, "taugen/schedulers/registry.py"]
+    assert len(in_package) <= 5
+    for name in ("kueue", "kai"):  # the listed files are the ones every scheduler has
+        for path in in_package:
+            assert (PACKAGE.parent / path.replace("<name>", name)).is_file(), path

@@ -12,9 +12,8 @@ import pytest
 from taugen.context.committed import Committed, read_committed
 from taugen.context.tree import CompiledTree
 from taugen.core.errors import InputError
-from taugen.models.project import Scheduler
 from taugen.schedulers.protocol import Files
-from taugen.schedulers.registry import scheduler_of
+from taugen.schedulers.registry import schedulers
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -32,9 +31,9 @@ def _commit(tmp_path: Path) -> Path:
 
 
 def test_every_scheduler_says_where_its_queues_are() -> None:
-    assert {s: scheduler_of(s).files for s in Scheduler} == {
-        Scheduler.KUEUE: Files(queues="clusterqueue.yaml", flavors="resourceflavors.yaml"),
-        Scheduler.KAI: Files(queues="queues.yaml"),
+    assert {s.name: s.files for s in schedulers()} == {
+        "kueue": Files(queues="clusterqueue.yaml", flavors="resourceflavors.yaml"),
+        "kai": Files(queues="queues.yaml"),
     }
 
 

@@ -1,19 +1,25 @@
 """A scheduler is its package and one registry line (issue 33): a fake one, written here in the
-tests and registered through the registry's test hook, builds a tree with no product change."""
+tests with its own cluster entry and registered through the registry's test hook, builds a tree
+from a taugen.yaml that names it (`scheduler: fake`) with no product change."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Literal
+
+import pytest
+from pydantic import Field
 
 from taugen.compile.guarantee import NO_GUARANTEES, Guarantees
 from taugen.compile.manifest import Manifest, object_
 from taugen.compile.quota import ClassQuota
+from taugen.core.errors import InputError
 from taugen.core.quantity import Quantity
 from taugen.engines.runs.podsets import PodSet
 from taugen.engines.runs.resolution import RunContext
-from taugen.models.project import Capabilities, Cluster, Scheduler
+from taugen.load.project import load_project
+from taugen.models.project import Capabilities, Cluster, Tenant
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.schedulers.kueue import Kueue
 from taugen.schedulers.protocol import Backend, Check, Files, Placeable, QuotaMarks, RunContract
@@ -46,17 +52,34 @@ class _Contract:
         return {}
 
 
+NOTHING = Capabilities(
+    cohorts=False,
+    lending_limits=False,
+    slices=False,
+    multikueue=False,
+    queue_health=False,
+    covered_resources=False,
+)
+
+
+class FakeCluster(Cluster):
+    """The fake's cluster entry: the common fields, its tenants, and its own key."""
+
+    capabilities: ClassVar[Capabilities] = NOTHING
+    tenants: list[Tenant] = Field(min_length=1)
+    scheduler: Literal["fake"]
+
+
 class FakeScheduler:
     """The least a scheduler provides: one ConfigMap of GPU quota per class, in its own file."""
 
     name = "fake"
+    model: type[Cluster] = FakeCluster
     display_name = "Fake Scheduler"
     crd_groups: tuple[str, ...] = ()
     catalog_namespace = "fake-system"
     files = Files(queues=QUEUES)
-    capabilities = Capabilities(
-        cohorts=False, lending_limits=False, slices=False, multikueue=False, queue_health=False
-    )
+    capabilities = NOTHING
     contract: RunContract = _Contract()
 
     def compile(
@@ -88,9 +111,10 @@ def test_the_fake_is_a_scheduler() -> None:
 
 
 def test_a_registered_fake_scheduler_builds_its_tree(tmp_path: Path, run: Run, monkeypatch: Any) -> None:
-    project = write_project(tmp_path, inventory([gpu_node("h200-0"), gpu_node("h200-1")]))
+    project = write_project(tmp_path, inventory([gpu_node("h200-0"), gpu_node("h200-1")]), scheduler="fake")
     monkeypatch.chdir(tmp_path)
-    with registered(Scheduler.KUEUE, FakeScheduler()):
+    with registered(FakeScheduler()):
+        assert type(load_project(project).project.clusters[0]) is FakeCluster
         result = run("build", "-c", project)
     assert result.exit_code == 0, result.output
     folder = tmp_path / "out" / "c1"
@@ -98,4 +122,9 @@ def test_a_registered_fake_scheduler_builds_its_tree(tmp_path: Path, run: Run, m
     assert objects["ConfigMap/fake-system/fake-queues"]["data"] == {"h200-141gb": "16"}
     assert (folder / QUEUES).is_file()
     assert not (folder / "clusterqueue.yaml").exists()  # nothing of Kueue's own
-    assert isinstance(scheduler_of(Scheduler.KUEUE), Kueue)  # the hook put Kueue back
+    assert isinstance(scheduler_of("kueue"), Kueue)  # the hook put the listed ones back
+    with pytest.raises(InputError) as refused:  # and the project model without the fake's entry
+        load_project(project)
+    assert [p.message for p in refused.value.problems] == [
+        "clusters.0: scheduler: Input should be 'kueue' or 'kai'"
+    ]

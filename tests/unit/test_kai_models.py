@@ -5,20 +5,22 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from jsonschema import Draft202012Validator
 from pydantic import TypeAdapter, ValidationError
 
 from taugen.api.kai import SCHEMA_DIR, kai_schema_files
-from taugen.models.project import Cluster, KaiCluster, KueueCluster, Scheduler
+from taugen.models.project import Project
 from taugen.models.run import Run, Workload
+from taugen.schedulers.kai.model import KaiCluster
+from taugen.schedulers.kueue.model import KueueCluster
 from tests.conftest import Run as CliRun
 from tests.support.helpers import write_project
 from tests.support.runs import run_doc
 
-CLUSTER: TypeAdapter[Cluster] = TypeAdapter(Cluster)
+CLUSTER: TypeAdapter[Any] = TypeAdapter(get_args(Project.model_fields["clusters"].annotation)[0])  # the union
 
 
 def cluster(**fields: Any) -> dict[str, Any]:
@@ -29,7 +31,7 @@ def test_kai_cluster_defaults() -> None:
     found = CLUSTER.validate_python(cluster(scheduler="kai"))
     assert isinstance(found, KaiCluster)
     assert (found.scheduler, found.queueLabelKey, found.grove) == (
-        Scheduler.KAI,
+        "kai",
         "kai.scheduler/queue",
         False,
     )

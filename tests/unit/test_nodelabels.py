@@ -21,8 +21,8 @@ from taugen.compile.nodelabels.nfd import NfdBackend
 from taugen.compile.nodelabels.node import NodeBackend
 from taugen.core.errors import InputError
 from taugen.load.project import load_cluster_inputs, load_project
-from taugen.models.project import KueueCluster
 from taugen.resolve.cluster import ResolvedCluster, resolve
+from taugen.schedulers.kueue.model import KueueCluster
 from tests.support.helpers import cpu_node, gpu_node, inventory, read_objects, rules
 from tests.support.unit import resolve_project, run_build, write_project
 

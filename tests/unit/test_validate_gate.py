@@ -17,7 +17,6 @@ from taugen.compile.manifest import Manifest
 from taugen.compile.nodelabels import node_labels
 from taugen.compile.quota import ClassQuota
 from taugen.core.errors import FoundProblems
-from taugen.models.project import Scheduler
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.schedulers.kueue import Kueue
 from taugen.schedulers.registry import registered
@@ -185,7 +184,7 @@ def _sabotage(name: str, monkeypatch: pytest.MonkeyPatch) -> AbstractContextMana
     if name == "node-unknown-field":
         monkeypatch.setattr(taugen.compile.cluster, "node_labels", _node_with_unknown_field(node_labels))
         return nullcontext()
-    return registered(Scheduler.KUEUE, _NoGpuFlavor())
+    return registered(_NoGpuFlavor())
 
 
 def _assert_rejected(output: str, exit_code: int, sabotage: str) -> None:

@@ -30,7 +30,7 @@ from taugen.engines.admission.nowhere import topology_reason
 from taugen.engines.admission.podsets import place_pod_sets
 from taugen.engines.admission.preemption import Holder, Preemptor, find_victims
 from taugen.engines.admission.ranks import place_again, rank_hosts, required_domain
-from taugen.engines.admission.state import Cluster
+from taugen.engines.admission.state import SimCluster
 from taugen.engines.placement.tas import Assignment, NoFit, find_assignment
 from taugen.engines.placement.tree import Resources
 
@@ -52,7 +52,7 @@ def admission_order(runs: tuple[SimRun, ...]) -> list[SimRun]:
 
 def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
     """`cycles`: stop after that many scheduling cycles (None: until no cycle changes anything)."""
-    cluster = Cluster.of(source)
+    cluster = SimCluster.of(source)
     flavors = {f.name: f for f in source.flavors}
     order = admission_order(source.runs)
     plans: dict[str, dict[int, str]] = {}
@@ -98,7 +98,7 @@ def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
 
 
 def _resume(
-    cluster: Cluster, flavors: dict[str, SimFlavor], run: SimRun, plans: dict[str, dict[int, str]]
+    cluster: SimCluster, flavors: dict[str, SimFlavor], run: SimRun, plans: dict[str, dict[int, str]]
 ) -> RunResult:
     """S1, S5: an admitted run keeps its quota; its ranks with no running pod are placed again."""
     cluster.charge(run)
@@ -111,7 +111,7 @@ def _resume(
 
 
 def _admit(
-    cluster: Cluster,
+    cluster: SimCluster,
     flavors: dict[str, SimFlavor],
     run: SimRun,
     plans: dict[str, dict[int, str]],
@@ -155,7 +155,7 @@ def _admit(
 
 
 def _placement(
-    cluster: Cluster, flavor: SimFlavor, run: SimRun, early: list[str] | str | None
+    cluster: SimCluster, flavor: SimFlavor, run: SimRun, early: list[str] | str | None
 ) -> list[str] | str:
     """Kueue places every head of a cycle as the cycle starts (its nomination,
     pkg/scheduler/scheduler.go `nominate`) and keeps those hosts when the head's turn comes
@@ -167,12 +167,12 @@ def _placement(
     return _fit(cluster, flavor, run)
 
 
-def _place(cluster: Cluster, flavor: SimFlavor, run: SimRun) -> Assignment | NoFit:
+def _place(cluster: SimCluster, flavor: SimFlavor, run: SimRun) -> Assignment | NoFit:
     request = run.pod_request(flavor.tolerations)
     return find_assignment(cluster.tree(flavor.name), request, cluster.leaf_free(flavor.name))
 
 
-def _fit(cluster: Cluster, flavor: SimFlavor, run: SimRun) -> list[str] | str:
+def _fit(cluster: SimCluster, flavor: SimFlavor, run: SimRun) -> list[str] | str:
     """Each pod's host in rank order, or why the run stays pending (K6: pod set by pod set)."""
     if run.more:
         return place_pod_sets(cluster, flavor, run)
@@ -183,7 +183,7 @@ def _fit(cluster: Cluster, flavor: SimFlavor, run: SimRun) -> list[str] | str:
     return rank_hosts(cluster, found)
 
 
-def _why_pending(cluster: Cluster, flavors: dict[str, SimFlavor], run: SimRun) -> str | Short | None:
+def _why_pending(cluster: SimCluster, flavors: dict[str, SimFlavor], run: SimRun) -> str | Short | None:
     """The reason it cannot be admitted; a Short with `need` when preemption may make room."""
     if run.not_ready is not None:  # the whole reason (inputs.py): a profile, a workload, the slot
         return run.not_ready
@@ -199,7 +199,7 @@ def _why_pending(cluster: Cluster, flavors: dict[str, SimFlavor], run: SimRun) -
 
 
 def _victims(
-    cluster: Cluster, flavor: SimFlavor, run: SimRun, need: frozenset[tuple[str, str]]
+    cluster: SimCluster, flavor: SimFlavor, run: SimRun, need: frozenset[tuple[str, str]]
 ) -> tuple[Victim, ...]:
     """T8: the fewest admitted runs whose preemption lets the run fit, quota and topology."""
 
@@ -218,7 +218,7 @@ def _victims(
     return find_victims(cluster.quota, wanted, list(cluster.holders.values()), also_fits)
 
 
-def _freed(cluster: Cluster, run: SimRun) -> list[tuple[str, Resources]]:
+def _freed(cluster: SimCluster, run: SimRun) -> list[tuple[str, Resources]]:
     """What preempting the run frees on each Ready host (K6: each pod its pod set's requests)."""
     if not run.more:
         return [(host, run.per_pod) for host in cluster.hosts_of(run.key)]
@@ -226,7 +226,7 @@ def _freed(cluster: Cluster, run: SimRun) -> list[tuple[str, Resources]]:
     return [(host, run.pod(rank)) for rank, host in sorted(placed.items()) if host not in cluster.down]
 
 
-def _preempted(cluster: Cluster, run: SimRun, by: SimRun, victim: Victim) -> RunResult:
+def _preempted(cluster: SimCluster, run: SimRun, by: SimRun, victim: Victim) -> RunResult:
     why = REASONS.get(victim.reason, victim.reason)
     reason = f"preempted by {by.key}: {why} ({victim.reason})"
     return RunResult(run.key, "preempted", run.flavor, reason)
@@ -239,7 +239,7 @@ def _no_fit(run: SimRun) -> str:
 
 
 def _replaced(
-    cluster: Cluster, run: SimRun, ranks: list[int], plans: dict[str, dict[int, str]], lost: str
+    cluster: SimCluster, run: SimRun, ranks: list[int], plans: dict[str, dict[int, str]], lost: str
 ) -> RunResult:
     plan = plans[run.key]
     failed = place_again(cluster, run, ranks, plan)
@@ -256,7 +256,7 @@ def _replaced(
     )
 
 
-def _release(cluster: Cluster, run: SimRun) -> None:
+def _release(cluster: SimCluster, run: SimRun) -> None:
     for rank, host in cluster.placed.pop(run.key, {}).items():
         if host not in cluster.down:
             cluster.take(host, run.pod(rank), sign=-1)
@@ -264,7 +264,7 @@ def _release(cluster: Cluster, run: SimRun) -> None:
 
 
 def _node_down(
-    cluster: Cluster,
+    cluster: SimCluster,
     node: str,
     order: list[SimRun],
     results: dict[str, RunResult],
@@ -291,7 +291,7 @@ def _node_down(
         )
 
 
-def _totals(cluster: Cluster, source: SimInput, results: dict[str, RunResult]) -> tuple[FlavorTotal, ...]:
+def _totals(cluster: SimCluster, source: SimInput, results: dict[str, RunResult]) -> tuple[FlavorTotal, ...]:
     totals = []
     for flavor in sorted(f.name for f in source.flavors if f.tas):
         runs = [r for r in source.runs if r.flavor == flavor]

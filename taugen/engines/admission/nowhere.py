@@ -5,13 +5,13 @@ flavor holds one pod at all, the explanation preflight gives for the same cause.
 from __future__ import annotations
 
 from taugen.engines.admission.model import SimFlavor, SimRun
-from taugen.engines.admission.state import Cluster
+from taugen.engines.admission.state import SimCluster
 from taugen.engines.placement.nowhere import HostOffer, PodFilters, why_nowhere
 from taugen.engines.placement.tree import Resources
 
 
 def topology_reason(
-    head: str, words: str, cluster: Cluster, flavor: SimFlavor, run: SimRun, per_pod: Resources
+    head: str, words: str, cluster: SimCluster, flavor: SimFlavor, run: SimRun, per_pod: Resources
 ) -> str:
     """`head`: what did not fit; `words`: Kueue's message for it."""
     nodes = [

@@ -9,12 +9,12 @@ from __future__ import annotations
 from taugen.engines.admission.model import SimFlavor, SimPodSet, SimRun
 from taugen.engines.admission.nowhere import topology_reason
 from taugen.engines.admission.ranks import rank_hosts
-from taugen.engines.admission.state import Cluster
+from taugen.engines.admission.state import SimCluster
 from taugen.engines.placement.request import PodRequest
 from taugen.engines.placement.tas import NoFit, find_assignment
 
 
-def place_pod_sets(cluster: Cluster, flavor: SimFlavor, run: SimRun) -> list[str] | str:
+def place_pod_sets(cluster: SimCluster, flavor: SimFlavor, run: SimRun) -> list[str] | str:
     """Each pod's host, in rank order; or the reason the run stays pending."""
     hosts: list[str] = []
     try:

@@ -16,17 +16,17 @@ from collections import Counter
 from collections.abc import Sequence
 
 from taugen.engines.admission.model import SimRun
-from taugen.engines.admission.state import Cluster
+from taugen.engines.admission.state import SimCluster
 from taugen.engines.placement.tas import Assignment
 
 
-def rank_hosts(cluster: Cluster, assignment: Assignment) -> list[str]:
+def rank_hosts(cluster: SimCluster, assignment: Assignment) -> list[str]:
     """Node names; the assignment names hosts by their path (the hostname label comes last)."""
     leader = [cluster.by_path[p.path] for p in assignment.leader for _ in range(p.count)]
     return leader + [cluster.by_path[p.path] for p in assignment.domains for _ in range(p.count)]
 
 
-def place_again(cluster: Cluster, run: SimRun, ranks: Sequence[int], plan: dict[int, str]) -> int | None:
+def place_again(cluster: SimCluster, run: SimRun, ranks: Sequence[int], plan: dict[int, str]) -> int | None:
     """Place each rank (in order); returns the first rank that found no host, else None."""
     for rank in sorted(ranks):
         host = _choose(cluster, run, rank, plan)
@@ -37,7 +37,9 @@ def place_again(cluster: Cluster, run: SimRun, ranks: Sequence[int], plan: dict[
     return None
 
 
-def required_domain(cluster: Cluster, run: SimRun, plan: dict[int, str], index: int = 0) -> tuple[str, ...]:
+def required_domain(
+    cluster: SimCluster, run: SimRun, plan: dict[int, str], index: int = 0
+) -> tuple[str, ...]:
     """The domain at the required level of the run's pod set `index` (K6; a Job's one) that
     holds its part of the plan; () when not required."""
     pod_set, mine = run.pod_sets()[index], _part(run, plan, index)
@@ -55,7 +57,7 @@ def _part(run: SimRun, plan: dict[int, str], index: int) -> dict[int, str]:
     return {r: h for r, h in plan.items() if first <= r < first + run.pod_sets()[index].count}
 
 
-def _choose(cluster: Cluster, run: SimRun, rank: int, plan: dict[int, str]) -> str | None:
+def _choose(cluster: SimCluster, run: SimRun, rank: int, plan: dict[int, str]) -> str | None:
     index = run.pod_set_of(rank)
     room = Counter(_part(run, plan, index).values())
     room.subtract(_part(run, cluster.placed.get(run.key, {}), index).values())

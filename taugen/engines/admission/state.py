@@ -25,7 +25,7 @@ from taugen.schedulers.kueue.quota import QuotaTree
 
 
 @dataclass
-class Cluster:
+class SimCluster:
     source: SimInput
     nodes: dict[str, SimNode]
     free: dict[str, dict[str, int]]  # node -> free capacity
@@ -40,7 +40,7 @@ class Cluster:
     leaves: dict[str, dict[DomainPath, Resources]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, source: SimInput) -> Cluster:
+    def of(cls, source: SimInput) -> SimCluster:
         nodes = {n.name: n for n in sorted(source.nodes, key=lambda n: n.name)}
         free = {name: dict(n.allocatable) for name, n in nodes.items()}
         cluster = cls(source, nodes, free, {n for n, node in nodes.items() if not node.ready})

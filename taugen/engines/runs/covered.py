@@ -16,14 +16,13 @@ from taugen.core.quantity import Quantity
 from taugen.engines.runs.load import LoadedRun
 from taugen.engines.runs.state import ClusterState
 from taugen.load.document import Loc
-from taugen.models.project import KueueCluster
 from taugen.schedulers.kueue.flavors import COVERED
 
 
 def check_covered(loaded: LoadedRun, state: ClusterState) -> None:
     """InputError (exit 2) naming each requested resource no ClusterQueue covers, at its key."""
     cluster = state.cluster
-    if not isinstance(cluster, KueueCluster) or state.view.manager is not None:
+    if not cluster.capabilities.covered_resources or state.view.manager is not None:
         return  # KAI: no covered resources; a MultiKueue manager's queues are the fleet's (M2)
     quotas = state.view.quotas
     covered = {*COVERED, *(quotas[0].extra if quotas else ())}

@@ -9,13 +9,12 @@ from taugen.engines.runs.load import LoadedRun
 from taugen.engines.runs.podsets import PodSet, pod_sets
 from taugen.load.inventory import GPU
 from taugen.models.profile import Policy, ProfileTopology
-from taugen.models.project import Scheduler
 from taugen.models.run import SLICE_ORDER, Workload
 from taugen.resolve.labels import LEVELS
 from taugen.schedulers.registry import scheduler_of
 
 
-def jobset_problems(loaded: LoadedRun, policy: Policy, scheduler: Scheduler) -> list[Problem]:
+def jobset_problems(loaded: LoadedRun, policy: Policy, scheduler: str) -> list[Problem]:
     if loaded.run.workload != Workload.JOBSET:
         return []
     sets = pod_sets(loaded.run, policy)
@@ -27,7 +26,7 @@ def jobset_problems(loaded: LoadedRun, policy: Policy, scheduler: Scheduler) -> 
     return found
 
 
-def _pod_set(loaded: LoadedRun, found: PodSet, scheduler: Scheduler) -> list[Problem | None]:
+def _pod_set(loaded: LoadedRun, found: PodSet, scheduler: str) -> list[Problem | None]:
     return [
         _gpus(loaded, found),
         _kai(loaded, found, scheduler),
@@ -50,7 +49,7 @@ def _gpus(loaded: LoadedRun, found: PodSet) -> Problem | None:
     return where.problem("§7", message, "choose a profile with a gpu_class, or set policy.gpu_class")
 
 
-def _kai(loaded: LoadedRun, found: PodSet, scheduler: Scheduler) -> Problem | None:
+def _kai(loaded: LoadedRun, found: PodSet, scheduler: str) -> Problem | None:
     job = loaded.run.job_list()[found.index]
     key = "topology" if job.topology is not None else "slice" if job.slice is not None else None
     if scheduler_of(scheduler).capabilities.slices or key is None:

@@ -10,7 +10,6 @@ from taugen.engines.runs.jobset_shape import jobset_problems
 from taugen.engines.runs.load import LoadedRun
 from taugen.load.inventory import GPU
 from taugen.models.profile import Policy, ProfileTopology
-from taugen.models.project import Scheduler
 from taugen.models.run import SLICE_ORDER, Launcher, SliceLevel, Workload
 from taugen.resolve.labels import LEVELS
 from taugen.schedulers.registry import scheduler_of
@@ -24,7 +23,7 @@ def is_multi_node(loaded: LoadedRun) -> bool:
 Check = Callable[[LoadedRun, Policy], Problem | None]
 
 
-def check_shape(loaded: LoadedRun, policy: Policy, scheduler: Scheduler = Scheduler.KUEUE) -> None:
+def check_shape(loaded: LoadedRun, policy: Policy, scheduler: str = "kueue") -> None:
     checks: tuple[Check, ...] = (
         _gpus_without_class,
         _class_without_gpus,

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 from taugen.compile.guarantee import Guarantees
 from taugen.core.quantity import Quantity
-from taugen.models.project import Cluster, KaiCluster
+from taugen.models.project import Cluster
 from taugen.schedulers.kai.compile import QUEUES_FILE, KaiCompile, leaf_queue
 from taugen.schedulers.kai.contract import KaiContract
 from taugen.schedulers.kai.history import kai_total
+from taugen.schedulers.kai.model import KaiCluster
 from taugen.schedulers.kai.preflight import kai_checks
 from taugen.schedulers.protocol import Files, Placeable, QuotaMarks, RunContract
 
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 
 class Kai(KaiCompile):
     name = "kai"
+    model: type[Cluster] = KaiCluster
     display_name = "KAI Scheduler"
     files = Files(queues=QUEUES_FILE)
     capabilities = KaiCluster.capabilities

@@ -14,10 +14,11 @@ from taugen.compile.common import TOPOLOGY
 from taugen.compile.guarantee import NO_GUARANTEES, Guarantees
 from taugen.compile.manifest import Manifest, object_
 from taugen.compile.quota import ClassQuota
-from taugen.models.project import Cluster, KaiCluster, KaiTenant
+from taugen.models.project import Cluster
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.resolve.labels import ACCELERATOR_DOMAIN, HOSTNAME, LEVELS, NETWORK_DOMAIN, SITE
 from taugen.schedulers.kai.grove import cluster_topology_binding
+from taugen.schedulers.kai.model import KaiCluster, KaiTenant
 
 ALIASES: Mapping[str, str] = {  # K1
     SITE: "site",

@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from taugen.compile.guarantee import Guarantees
 from taugen.core.quantity import Quantity
-from taugen.models.project import Cluster, KueueCluster
+from taugen.models.project import Cluster
 from taugen.schedulers.kueue import risks
 from taugen.schedulers.kueue.compile import FLAVORS_FILE, QUEUE_FILE, KueueCompile
 from taugen.schedulers.kueue.contract import KueueContract
 from taugen.schedulers.kueue.history import cohort_extra_marks, cohort_marks
+from taugen.schedulers.kueue.model import KueueCluster
 from taugen.schedulers.kueue.preflight import kueue_checks
 from taugen.schedulers.protocol import Files, Placeable, QuotaMarks, RunContract
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 
 class Kueue(KueueCompile):
     name = "kueue"
+    model: type[Cluster] = KueueCluster
     display_name = "Kueue"
     files = Files(queues=QUEUE_FILE, flavors=FLAVORS_FILE)
     capabilities = KueueCluster.capabilities

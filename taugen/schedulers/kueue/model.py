@@ -1,0 +1,79 @@
+"""Kueue's cluster entry in taugen.yaml (SPEC §1.1, §3): its tenants, and the device resources its
+ClusterQueue covers (R44). The default scheduler: an entry without `scheduler:` is Kueue's."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import BeforeValidator, Field, model_validator
+
+from taugen.core.names import label_key_error
+from taugen.models.base import invalid
+from taugen.models.project import FIXED_RESOURCES, Capabilities, Cluster, Tenant
+
+MAX_EXTRA = 60  # Kueue: 64 covered resources per resource group, less R25's four
+KAI_FIELDS = ("queueLabelKey", "grove")  # scheduler kai's own fields, refused here with a hint (K2)
+
+
+def _extra_resource(value: object) -> object:
+    """R44: a resource name (`vpc.amazonaws.com/efa`, `hugepages-1Gi`) or a prefix ending in `/`."""
+    if not isinstance(value, str):
+        return value
+    name = value[:-1] if value.endswith("/") else value
+    why = label_key_error(name) if name else "is empty"
+    if not value.endswith("/") and why is None and value in FIXED_RESOURCES:
+        why = "is covered by the ClusterQueue already (R25)"
+    if why is not None:
+        raise invalid(
+            f"extra resource {value!r} {why}",
+            "name a device-plugin resource (vpc.amazonaws.com/efa, hugepages-1Gi) or a prefix (rdma/)",
+            rule="R44",
+        )
+    return value
+
+
+ExtraResource = Annotated[str, BeforeValidator(_extra_resource)]
+
+
+class KueueCluster(Cluster):
+    capabilities: ClassVar[Capabilities] = Capabilities(
+        cohorts=True,
+        lending_limits=True,
+        slices=True,
+        multikueue=True,
+        queue_health=True,
+        covered_resources=True,
+    )
+    tenants: list[Tenant] = Field(min_length=1)
+    extraResources: Annotated[list[ExtraResource], Field(max_length=MAX_EXTRA)] = Field(
+        default_factory=list,
+        description="R44: device-plugin resources runs may request (names, or prefixes ending in /), "
+        "covered by the ClusterQueue with the GPU nodes' allocatable as quota",
+    )
+    scheduler: Literal["kueue"] = Field(
+        default="kueue", description="kueue (SPEC §3, the default) or kai (SPEC §8)"
+    )
+
+    @property
+    def extra_resources(self) -> tuple[str, ...]:
+        return tuple(self.extraResources)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _kai_fields_need_kai(cls, data: Any) -> Any:
+        """gpuQuota, queueLabelKey and grove mean nothing to Kueue: refuse, not ignore (K2).
+        weight is a Kueue fair-sharing weight of a guaranteed tenant's ClusterQueue (T2, T7); what
+        needs a guarantee is checked where the file's lines are known (compile/guarantee_checks.py)."""
+        if not isinstance(data, dict):
+            return data
+        tenants = data.get("tenants")
+        listed = tenants if isinstance(tenants, list) else []
+        used = ["gpuQuota"] if any(isinstance(t, dict) and "gpuQuota" in t for t in listed) else []
+        used += sorted(f for f in KAI_FIELDS if f in data)
+        if used:
+            raise invalid(
+                f"cluster {data.get('name')} sets {', '.join(used)}, which only scheduler kai reads",
+                "add `scheduler: kai` to the cluster, or remove them",
+                rule="K2",
+            )
+        return data
