@@ -62,7 +62,7 @@ def _entry(
         "name": loaded.profile.metadata.name,
         "policy": policy.model_dump(mode="json"),
         "priorityClass": f"taugrid-{policy.priority_tier}",
-        "topologyLevel": LEVEL_OF.get(policy.topology),
+        "topologyLevel": cluster.levels.required(policy.topology),
         "ready": reason is None,
     }
     if reason is not None:

@@ -38,6 +38,7 @@ Rule = Literal[
     "R1", "R2", "R3", "R4", "R10", "R11", "R12", "R13", "R14", "R15", "R16", "R17",
     "R20", "R21", "R22", "R23", "R24", "R25", "R26", "R27", "R28", "R29", "R30",
     "R31", "R32", "R33", "R34", "R35", "R36", "R37", "R38", "R39", "R40", "R41",
+    "R42", "R43",  # SPEC §14: a cluster's own topology levels, and a run naming one
     "R44", "R45",  # SPEC §14: device resources (extraResources) and a request no queue covers
     "R46",  # SPEC §14: a topology source no GPU node of a class carries
     "§7", "K1", "K2", "K3", "K4", "K5", "K6", "S1", "S2", "S3", "S4", "S5", "S6",

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
+from typing import Annotated, Literal, Self
 
-from pydantic import Field
+from pydantic import Discriminator, Field, GetJsonSchemaHandler, Tag, model_validator
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
 
-from taugen.models.base import API_VERSION, DNSSubdomain, StrictModel
+from taugen.models.base import API_VERSION, DNSLabel, DNSSubdomain, StrictModel, invalid
 from taugen.models.base import Metadata as Metadata
 
 
@@ -25,6 +27,55 @@ class ProfileTopology(StrEnum):
     PREFER_SITE = "prefer-site"
 
 
+class LevelRequest(StrictModel):
+    """R43: a level the cluster declares (`topology.levels`), required or preferred by name."""
+
+    required: DNSLabel | None = Field(default=None, description="Every pod in one domain of this level")
+    preferred: DNSLabel | None = Field(
+        default=None, description="One domain of this level if one holds the run, else wider (S3)"
+    )
+
+    @model_validator(mode="after")
+    def _one_of(self) -> Self:
+        if (self.required is None) == (self.preferred is None):
+            raise invalid(
+                "a level placement names one level, required or preferred",
+                "write {required: rack} or {preferred: rack}",
+                rule="R43",
+            )
+        return self
+
+    @property
+    def name(self) -> str:
+        return self.required or self.preferred or ""
+
+    def __str__(self) -> str:
+        return f"required {self.required}" if self.required else f"preferred {self.preferred}"
+
+
+def _form(value: object) -> str:
+    return "[level]" if isinstance(value, dict | LevelRequest) else "[placement]"
+
+
+class _SchemaByForm:
+    """The JSON Schema: if a string then the placements' enum, else a level request; unlike a
+    oneOf, a validator then reports the chosen form's own error ("is not one of [...]")."""
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        placement, level = handler(schema)["oneOf"]
+        return {"if": {"type": "string"}, "then": placement, "else": level}
+
+
+# A contract placement (a string) or a declared level (a mapping): each form reports its own errors
+Topology = Annotated[
+    Annotated[ProfileTopology, Tag("[placement]")] | Annotated[LevelRequest, Tag("[level]")],
+    Discriminator(_form),
+    _SchemaByForm(),
+]
+
+
 class PriorityTier(StrEnum):
     DEFAULT = "default"
     PRIORITY = "priority"
@@ -33,7 +84,7 @@ class PriorityTier(StrEnum):
 class Policy(StrictModel):
     priority_tier: PriorityTier = PriorityTier.DEFAULT
     gpu_class: str | None = Field(default=None, description="Omit for CPU-only work")
-    topology: ProfileTopology = ProfileTopology.UNCONSTRAINED
+    topology: Topology = ProfileTopology.UNCONSTRAINED
 
 
 class Deprecation(StrictModel):

@@ -26,6 +26,7 @@ from taugen.models.base import (
     name_limit,
 )
 from taugen.models.gitops import GitOps, repo_folder
+from taugen.models.levels import ClusterTopology
 from taugen.models.multikueue import MultiKueue
 from taugen.models.platform import DEFAULT_GPU_TAINTS, GpuTaint, TopologyLabels, TopologyPreset
 from taugen.models.share import ClassKey, Share
@@ -120,6 +121,9 @@ class Cluster(StrictModel):
     )
     topologyLabels: TopologyPreset | TopologyLabels = Field(
         default="default", description="R37: a preset (default, eks, gke, nvidia) or the label keys to read"
+    )
+    topology: ClusterTopology | None = Field(
+        default=None, description="R42: the fleet's own topology levels, and the placements mapped onto them"
     )
     gpuNodeTaints: Annotated[list[GpuTaint], Field(max_length=8)] = Field(
         default_factory=lambda: list(DEFAULT_GPU_TAINTS),

@@ -10,7 +10,7 @@ from pydantic import Field, StrictInt, StrictStr, field_validator, model_validat
 from taugen.core.errors import Rule
 from taugen.models.base import API_VERSION, DNSLabel, DNSSubdomain, QuantityField, StrictModel, invalid
 from taugen.models.node_filters import NodeRequirement
-from taugen.models.profile import PriorityTier, ProfileTopology
+from taugen.models.profile import PriorityTier, Topology
 
 MAX_WORKERS = 100_000  # Kubernetes: an Indexed Job has at most 100000 completions
 
@@ -89,7 +89,11 @@ class RunPolicy(StrictModel):
 
     priority_tier: PriorityTier | None = Field(default=None, description="Changes only the priority pair")
     gpu_class: str | None = Field(default=None, description="Hardware only (R3)")
-    topology: ProfileTopology | None = None
+    topology: Topology | None = Field(
+        default=None,
+        description="A contract placement (same-network-domain, …) or a level the cluster declares "
+        "(R43): {required: rack} or {preferred: rack}",
+    )
     slice: Slice | None = Field(
         default=None, description="A Job's ranks in slices, each in one domain of its level (S3)"
     )
@@ -120,9 +124,7 @@ class Job(StrictModel):
     )
     image: StrictStr | None = Field(default=None, min_length=1)
     command: list[StrictStr] | None = Field(default=None, min_length=1)
-    topology: ProfileTopology | None = Field(
-        default=None, description="This pod set's placement (Kueue only)"
-    )
+    topology: Topology | None = Field(default=None, description="This pod set's placement (Kueue only)")
     slice: Slice | None = Field(default=None, description="This pod set's slices (S3, Kueue only)")
 
 

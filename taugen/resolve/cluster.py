@@ -15,6 +15,7 @@ from taugen.models.project import Cluster
 from taugen.resolve.domains import check_tree, sources_of, topology_labels
 from taugen.resolve.gpus import MACHINE, PRODUCT, check_sharing, uncounted_gpus
 from taugen.resolve.labels import GPU_CLASS, OWN_PREFIXES
+from taugen.resolve.levels import Levels, levels_of
 from taugen.resolve.rules import RuleSet, check_rules
 from taugen.resolve.taints import taint_warnings
 from taugen.resolve.topology_sources import source_warnings
@@ -43,6 +44,11 @@ class ResolvedCluster:
     def sources(self) -> TopologyLabels:
         """R37: the label keys this cluster's domains are read from."""
         return sources_of(self.cluster)
+
+    @property
+    def levels(self) -> Levels:
+        """R42: the Topology's levels, top to bottom; §2's four when the cluster declares none."""
+        return levels_of(self.cluster.topology)
 
     @property
     def name(self) -> str:

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from taugen.resolve.cluster import ResolvedNode
-from taugen.resolve.domains import SINGLETON
-from taugen.resolve.labels import ACCELERATOR_DOMAIN, NETWORK_DOMAIN, SITE
+from taugen.resolve.domains import SINGLETON, hostname_of
+from taugen.resolve.labels import ACCELERATOR_DOMAIN, COMPUTED, HOSTNAME, NETWORK_DOMAIN, SITE
+from taugen.resolve.levels import CONTRACT_LEVELS, Levels
 
 # The levels above the host, with the labels that make up each domain's path (R16: a
 # network-domain value is scoped by its site).
@@ -27,6 +28,12 @@ class DomainCount:
     hosts: int
     gpus: int
     ready: int
+    declared: str | None = None  # a level the cluster declares (R42): its name
+
+    @property
+    def shown_level(self) -> str:
+        """How tables name the level: §2's by their short names, a declared one by its own."""
+        return self.declared or self.level.removeprefix("tau.azure.com/")
 
     @property
     def name(self) -> str:
@@ -40,6 +47,7 @@ class DomainCount:
     def as_json(self) -> dict[str, Any]:
         return {
             "level": self.level,
+            **({"levelName": self.declared} if self.declared else {}),
             "name": self.name,
             "path": list(self.path),
             "hosts": self.hosts,
@@ -48,19 +56,33 @@ class DomainCount:
         }
 
 
-def count_domains(nodes: Iterable[ResolvedNode]) -> list[DomainCount]:
-    """Every domain of the GPU nodes given, level by level (broad first), then by path."""
+def level_value(node: ResolvedNode, label: str) -> str:
+    """A node's domain at a level: its hostname, a label taugen computes (R10-R16), or its own
+    label (a declared level, R42); "" when it has none, as Kueue reads a missing label."""
+    if label == HOSTNAME:
+        return hostname_of(node.facts)
+    return (node.labels if label in COMPUTED else node.facts.labels).get(label, "")
+
+
+def count_domains(nodes: Iterable[ResolvedNode], levels: Levels = CONTRACT_LEVELS) -> list[DomainCount]:
+    """Every domain of the GPU nodes given, level by level (broad first), then by path: §2's
+    levels, then each level the cluster declares (R42), its path the Topology's down to it."""
+    paths = dict(PATHS)
+    names = {label: name for name, label in levels.levels if name in levels.declared}
+    for index, label in enumerate(levels.labels[:-1]):
+        if label not in COMPUTED:
+            paths[label] = levels.labels[: index + 1]
     totals: dict[tuple[str, tuple[str, ...]], list[int]] = defaultdict(lambda: [0, 0, 0])
     for node in nodes:
         if node.gpu_class is None:
             continue  # R17: only nodes with a gpu-class are in the topology
-        for level, keys in PATHS.items():
-            counts = totals[(level, tuple(node.labels[k] for k in keys))]
+        for level, keys in paths.items():
+            counts = totals[(level, tuple(level_value(node, k) for k in keys))]
             counts[0] += 1
             counts[1] += node.gpus
             counts[2] += node.ready
-    order = list(PATHS)
+    order = list(paths)
     return [
-        DomainCount(level, path, *counts)
+        DomainCount(level, path, counts[0], counts[1], counts[2], names.get(level))
         for (level, path), counts in sorted(totals.items(), key=lambda kv: (order.index(kv[0][0]), kv[0][1]))
     ]

@@ -1,9 +1,12 @@
-"""R46 (issue 34): a topologyLabels preset or key that no GPU node of a class carries.
+"""R46 (issue 34): a topologyLabels preset or key, or a declared level's label (R42), that no
+GPU node of a class carries.
 
-Each such node then becomes its own domain (R14) and the build would say nothing: the warning
-names the class, the labels looked for, the labels those nodes do carry, and the explicit
-form to write. Only a cluster that sets `topologyLabels` is checked (the default is what
-taugen reads when nothing is said)."""
+Each such node then becomes its own domain (R14), or, at a declared level, every such node
+shares the one domain "" Kueue reads a missing label as; the build would say nothing. The
+warning names the class, the labels looked for, the labels those nodes do carry, and what to
+write. Only a cluster that sets `topologyLabels` is checked for those (the default is what
+taugen reads when nothing is said); a declared level whose every node of a class is its own
+domain is said too: a run requiring it fits on one node."""
 
 from __future__ import annotations
 
@@ -46,13 +49,49 @@ def _level_names(sources: TopologyLabels) -> list[tuple[str, list[str]]]:
 
 def source_warnings(cluster: Cluster, placed: Sequence[tuple[NodeFacts, dict[str, str]]]) -> list[Problem]:
     """Per GPU class: a preset none of whose labels its nodes carry, or a level of the explicit
-    form none of whose keys they carry."""
-    if "topologyLabels" not in cluster.model_fields_set:
-        return []
-    chosen, sources = cluster.topologyLabels, sources_of(cluster)
+    form none of whose keys they carry; then the declared levels' (R42)."""
     by_class: dict[str, list[NodeFacts]] = defaultdict(list)
     for node, labels in placed:
         by_class[labels[GPU_CLASS]].append(node)
+    return [*_preset_warnings(cluster, by_class), *_level_warnings(cluster, by_class)]
+
+
+def _level_warnings(cluster: Cluster, by_class: dict[str, list[NodeFacts]]) -> list[Problem]:
+    if cluster.topology is None:
+        return []
+    found: list[Problem] = []
+    for gpu_class, nodes in sorted(by_class.items()):
+        first = min(nodes, key=lambda n: n.name)
+        for level in cluster.topology.declared.levels:
+            values = [node.labels.get(level.label) for node in nodes]
+            if all(v is None for v in values):
+                found.append(_missing_level(cluster, gpu_class, nodes, level.name, level.label))
+            elif len(nodes) > 1 and len(set(values)) == len(nodes):
+                message = (
+                    f"cluster {cluster.name}: each of the {len(nodes)} {gpu_class} nodes is its own "
+                    f"{level.name} domain ({level.label}): a run requiring {level.name} fits on one node"
+                )
+                hint = "check the label's values, or declare the level the nodes share instead"
+                found.append(first.at("labels").problem("R46", message, hint).as_warning())
+    return found
+
+
+def _missing_level(
+    cluster: Cluster, gpu_class: str, nodes: list[NodeFacts], name: str, label: str
+) -> Problem:
+    first = min(nodes, key=lambda n: n.name)
+    message = (
+        f"cluster {cluster.name}: no {gpu_class} node carries level {name}'s label {label}: Kueue "
+        f'reads each as the one {name} domain "", all of them together'
+    )
+    hint = f"{_carry(gpu_class, nodes)}; set the level's label to the one that names the {name}"
+    return first.at("labels").problem("R46", message, hint).as_warning()
+
+
+def _preset_warnings(cluster: Cluster, by_class: dict[str, list[NodeFacts]]) -> list[Problem]:
+    if "topologyLabels" not in cluster.model_fields_set:
+        return []
+    chosen, sources = cluster.topologyLabels, sources_of(cluster)
     found: list[Problem] = []
     for gpu_class, nodes in sorted(by_class.items()):
         carried = {key for node in nodes for key in node.labels}
@@ -81,16 +120,7 @@ def _warning(
 ) -> Problem:
     first = min(nodes, key=lambda n: n.name)
     carried = {key for node in nodes for key in node.labels}
-    offered = sorted(key for key in carried if not key.startswith(_NOT_TOPOLOGY))
-    shown = ", ".join(offered[:_SHOWN]) + (
-        f" and {len(offered) - _SHOWN} more" if len(offered) > _SHOWN else ""
-    )
-    they = f"the {gpu_class} nodes carry" if len(nodes) > 1 else f"the {gpu_class} node carries"
-    carry = (
-        f"{they} {shown}"
-        if offered
-        else f"{they} no label besides Kubernetes', the cloud's and the GPU's own"
-    )
+    carry = _carry(gpu_class, nodes)
     domain = _DOMAIN.get(source, "network and accelerator domain")
     own = (
         f"each of its {len(nodes)} nodes is its own {domain}"
@@ -113,4 +143,19 @@ def _warning(
             "LABEL being the node label whose value names the rack or fabric",
         )
         .as_warning()
+    )
+
+
+def _carry(gpu_class: str, nodes: list[NodeFacts]) -> str:
+    """The labels the class's nodes carry that could name a domain, a few of them."""
+    carried = {key for node in nodes for key in node.labels}
+    offered = sorted(key for key in carried if not key.startswith(_NOT_TOPOLOGY))
+    shown = ", ".join(offered[:_SHOWN]) + (
+        f" and {len(offered) - _SHOWN} more" if len(offered) > _SHOWN else ""
+    )
+    they = f"the {gpu_class} nodes carry" if len(nodes) > 1 else f"the {gpu_class} node carries"
+    return (
+        f"{they} {shown}"
+        if offered
+        else f"{they} no label besides Kubernetes', the cloud's and the GPU's own"
     )

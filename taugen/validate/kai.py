@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from taugen.api.kai import KAI_TOPOLOGY_API, QUEUE_API, RESERVED_QUEUES
-from taugen.resolve.labels import GPU_CLASS, HOSTNAME
+from taugen.resolve.labels import GPU_CLASS, OWN_PREFIXES
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource
 from taugen.validate.semantic import Tree, by_cluster, list_of, map_of, meta_of, spec_of
@@ -106,7 +106,8 @@ def node_levels(tree: Tree) -> Iterator[Finding]:
         }
         for node in nodes.get(folder, []):
             labels = meta_of(node, "labels")
-            missing = sorted(lv for lv in levels - set(labels) if lv != HOSTNAME)  # the kubelet's (R29)
+            # the hostname is the kubelet's (R29), a declared level the node's own (R42)
+            missing = sorted(lv for lv in levels - set(labels) if lv.startswith(OWN_PREFIXES))
             if labels.get(GPU_CLASS) and missing:
                 yield finding(
                     node,

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from taugen.core import names
-from taugen.resolve.labels import GPU_CLASS, HOSTNAME
+from taugen.resolve.labels import GPU_CLASS, OWN_PREFIXES
 from taugen.validate.findings import Finding, finding
 from taugen.validate.resources import Resource
 from taugen.validate.semantic import Tree, list_of, map_of, meta_of, spec_of
@@ -49,8 +49,11 @@ def node_levels(tree: Tree) -> Iterator[Finding]:
     by_class = _class_levels(tree)
     for resource, path, labels in _label_sets(tree):
         gpu_class = str(labels.get(GPU_CLASS) or "")  # the schema reports a label that is no string
-        # the kubelet sets the hostname label; a partial Node in Git never carries it (R29)
-        missing = [lv for lv in by_class.get(gpu_class, []) if lv != HOSTNAME and lv not in labels]
+        # the kubelet sets the hostname label; a partial Node in Git never carries it (R29), nor
+        # a level the cluster declares (R42): the node's own label, checked against the inventory
+        missing = [
+            lv for lv in by_class.get(gpu_class, []) if lv.startswith(OWN_PREFIXES) and lv not in labels
+        ]
         if gpu_class and missing:
             yield finding(
                 resource,

@@ -52,7 +52,7 @@ def explain_class(view: ClusterView, gpu_class: str) -> ClassExplanation:
         quota.slots,
         quota.gpus,
         view.high_water.get(gpu_class),
-        tuple(count_domains(members)),
+        tuple(count_domains(members, view.resolved.levels)),
     )
 
 

@@ -111,8 +111,7 @@ def class_text(found: ClassExplanation) -> str:
         ],
         "domains:",
         *[
-            f"  {d.level.removeprefix('tau.azure.com/'):<18} {d.name}: {d.hosts} hosts, {d.gpus} GPUs, "
-            f"{d.ready} Ready"
+            f"  {d.shown_level:<18} {d.name}: {d.hosts} hosts, {d.gpus} GPUs, {d.ready} Ready"
             for d in found.domains
         ],
     ]

@@ -49,7 +49,7 @@ def summarize(view: ClusterView) -> InventorySummary:
         len(nodes),
         sum(n.ready for n in nodes),
         sum(n.gpu_class is not None for n in nodes),
-        tuple(count_domains(nodes)),
+        tuple(count_domains(nodes, view.resolved.levels)),
         classes,
     )
 
@@ -85,7 +85,7 @@ def as_table(summary: InventorySummary) -> str:
         f"{summary.nodes} nodes, {summary.ready} Ready, {summary.gpu_nodes} with a gpu-class",
     ]
     rows = [("level", "domain", "hosts", "GPUs", "Ready")] + [
-        (d.level.removeprefix("tau.azure.com/"), name, str(d.hosts), str(d.gpus), str(d.ready))
+        (d.shown_level, name, str(d.hosts), str(d.gpus), str(d.ready))
         for d, name in _collapsed(summary.domains)
     ]
     quota = [("gpu-class", "nodes", "GPUs", "quota", "high-water", "Ready slots")] + [
@@ -104,8 +104,10 @@ def _collapsed(domains: tuple[DomainCount, ...]) -> list[tuple[DomainCount, str]
             rows.append((d, d.name))
             continue
         key = (d.level, d.path[0])
-        old = singles.get(key, DomainCount(d.level, d.path, 0, 0, 0))
-        singles[key] = DomainCount(d.level, d.path, old.hosts + 1, old.gpus + d.gpus, old.ready + d.ready)
+        old = singles.get(key, DomainCount(d.level, d.path, 0, 0, 0, d.declared))
+        singles[key] = DomainCount(
+            d.level, d.path, old.hosts + 1, old.gpus + d.gpus, old.ready + d.ready, d.declared
+        )
     for (_level, site), d in singles.items():
         rows.append((d, f"{site}: {d.hosts} {SINGLETON}… domains"))
     order = [d.level for d in domains]

@@ -31,7 +31,7 @@ from taugen.models.run import Workload
 from taugen.models.workloads import RunningPod as RunningPodDoc
 from taugen.resolve.cluster import ResolvedNode
 from taugen.resolve.domains import hostname_of
-from taugen.resolve.labels import GPU_CLASS, LEVELS
+from taugen.resolve.labels import COMPUTED, GPU_CLASS, LEVELS
 from taugen.schedulers.kueue.compiled import queue_of, sim_cohorts, sim_queues
 from taugen.schedulers.kueue.flavors import CPU_FLAVOR
 from taugen.schedulers.kueue.units import as_units
@@ -53,7 +53,8 @@ def sim_input(
     ones (`labels` None). Readiness and allocatable always come from the inventory. A GPU node
     offers a torchrun-host-slot only when the tree advertises it (`slots`, SPEC G4)."""
     flavor_of = _flavor_of_class(tree)
-    nodes = tuple(_node(n, flavor_of, labels, slots) for n in state.resolved.nodes)
+    levels = state.resolved.levels.labels  # R42: the Topology's, as the tree has it
+    nodes = tuple(_node(n, flavor_of, labels, slots, levels) for n in state.resolved.nodes)
     cohort = any(q.cohort is not None for q in tree.queues)
     runs = tuple(
         replica
@@ -69,9 +70,9 @@ def sim_input(
     running = tuple(_running(p, keys, sizes) for p in loaded.workloads.running)
     down = tuple(e.nodeDown for e in loaded.workloads.events)
     if not cohort:  # one ClusterQueue: S2 exactly as before
-        return SimInput(TOPOLOGY, LEVELS, _flavors(tree), nodes, runs, running, down)
+        return SimInput(TOPOLOGY, levels, _flavors(tree), nodes, runs, running, down)
     return SimInput(
-        TOPOLOGY, LEVELS, _flavors(tree), nodes, runs, running, down, sim_queues(tree), sim_cohorts(tree)
+        TOPOLOGY, levels, _flavors(tree), nodes, runs, running, down, sim_queues(tree), sim_cohorts(tree)
     )
 
 
@@ -103,7 +104,11 @@ def _flavor_toleration(raw: FlavorToleration) -> FilterToleration:
 
 
 def _node(
-    node: ResolvedNode, flavor_of: dict[str | None, str], tree_labels: NodeLabels | None, slots: bool
+    node: ResolvedNode,
+    flavor_of: dict[str | None, str],
+    tree_labels: NodeLabels | None,
+    slots: bool,
+    levels: Sequence[str] = LEVELS,
 ) -> SimNode:
     allocatable = as_units(node.facts.allocatable)
     labels = node.labels if tree_labels is None else tree_labels.get(node.name, {})
@@ -111,8 +116,10 @@ def _node(
     flavor = flavor_of.get(gpu_class) if gpu_class is not None else None
     if flavor is not None and slots:
         allocatable.setdefault(SLOT, 1)  # R27, G4: one torchrun-host-slot per GPU node
-    path = (*(labels.get(level, "") for level in LEVELS[:-1]), hostname_of(node.facts))
     taints, every = node_taints(node), node_labels(node, labels)
+    # taugen's topology labels as the tree has them; a declared level's as the node has it (R42)
+    values = [(labels if level in COMPUTED else every).get(level, "") for level in levels[:-1]]
+    path = (*values, hostname_of(node.facts))
     return SimNode(node.name, node.ready, flavor, path, allocatable, taints, every)
 
 

@@ -106,5 +106,5 @@ def _context(loaded: LoadedRun, state: ClusterState) -> RunContext:
     check_covered(loaded, state)  # R45
     entry = catalog_entry(state, loaded)
     policy = resolve_policy(loaded, entry, state)
-    check_shape(loaded, policy, state.cluster.scheduler)
+    check_shape(loaded, policy, state.cluster)
     return RunContext(loaded, state, tenant, entry, policy, not_ready(loaded, entry, policy, state), ())

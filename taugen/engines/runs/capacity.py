@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from taugen.compile.slot import SLOT
 from taugen.core.quantity import Quantity
 from taugen.resolve.cluster import ResolvedNode
-from taugen.resolve.domains import hostname_of
-from taugen.resolve.labels import ACCELERATOR_DOMAIN, HOSTNAME, LEVELS, NETWORK_DOMAIN, SITE
+from taugen.resolve.counts import level_value
+from taugen.resolve.labels import LEVELS, NETWORK_DOMAIN
 
 PODS = "pods"  # Kueue counts one `pods` per pod against a node that lists it
 
@@ -47,13 +47,15 @@ def domains(
     one_per_node: bool,
     admits: Callable[[ResolvedNode], bool] = lambda node: True,
     leader: Mapping[str, Quantity] | None = None,
+    levels: Sequence[str] = LEVELS,
 ) -> list[CapacityDomain]:
     """The domains at `level` of the given nodes (one gpu-class), sorted by path; a Ready node
     the run's pods may not use (`admits`: taints, node affinity) holds no rank. `leader`: a
-    LeaderWorkerSet group's leader with its own requests (K5): a domain holds it and workers."""
+    LeaderWorkerSet group's leader with its own requests (K5): a domain holds it and workers.
+    `levels`: the cluster's Topology levels, top to bottom (R42)."""
     members: dict[tuple[str, ...], list[ResolvedNode]] = defaultdict(list)
     for node in nodes:
-        members[_path(node, level)].append(node)
+        members[_path(node, level, levels)].append(node)
     found = []
     for path, group in sorted(members.items()):
         usable = [n for n in group if n.ready and admits(n)]
@@ -123,18 +125,12 @@ def largest(found: Sequence[CapacityDomain]) -> CapacityDomain | None:
     return min(found, key=lambda d: (-d.ranks, d.path)) if found else None
 
 
-def wider_levels(level: str) -> list[str]:
+def wider_levels(level: str, levels: Sequence[str] = LEVELS) -> list[str]:
     """The levels above `level`, nearest first (never used for placement: no fallback, §7)."""
-    return list(reversed(LEVELS[: LEVELS.index(level)]))
+    return list(reversed(levels[: list(levels).index(level)]))
 
 
-def _path(node: ResolvedNode, level: str | None) -> tuple[str, ...]:
+def _path(node: ResolvedNode, level: str | None, levels: Sequence[str]) -> tuple[str, ...]:
     if level is None:
         return ()
-    values = {
-        SITE: node.labels.get(SITE, ""),
-        NETWORK_DOMAIN: node.labels.get(NETWORK_DOMAIN, ""),
-        ACCELERATOR_DOMAIN: node.labels.get(ACCELERATOR_DOMAIN, ""),
-        HOSTNAME: hostname_of(node.facts),
-    }
-    return tuple(values[lv] for lv in LEVELS[: LEVELS.index(level) + 1])
+    return tuple(level_value(node, label) for label in levels[: list(levels).index(level) + 1])

@@ -41,7 +41,12 @@ def _place(nodes: list[ResolvedNode], free: Free, pod_set: PodSet) -> str | None
     """The best-fit domain at the pod set's required level (any, unconstrained or preferred)
     that holds its pods; they are taken from its nodes in path order."""
     views = [_with(n, free[n.name]) for n in nodes]
-    fitting = [d for d in domains(views, pod_set.level, pod_set.request, False) if d.ranks >= pod_set.count]
+    labels = pod_set.levels.labels
+    fitting = [
+        d
+        for d in domains(views, pod_set.level, pod_set.request, False, levels=labels)
+        if d.ranks >= pod_set.count
+    ]
     if not fitting:
         return None
     best = min(fitting, key=lambda d: (d.ranks, d.path))
@@ -55,7 +60,7 @@ def _place(nodes: list[ResolvedNode], free: Free, pod_set: PodSet) -> str | None
 
 
 def _in(node: ResolvedNode, path: tuple[str, ...], pod_set: PodSet) -> bool:
-    (found,) = domains([node], pod_set.level, pod_set.request, False)
+    (found,) = domains([node], pod_set.level, pod_set.request, False, levels=pod_set.levels.labels)
     return found.path == path
 
 

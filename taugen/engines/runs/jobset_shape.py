@@ -9,15 +9,15 @@ from taugen.engines.runs.load import LoadedRun
 from taugen.engines.runs.podsets import PodSet, pod_sets
 from taugen.load.inventory import GPU
 from taugen.models.profile import Policy, ProfileTopology
-from taugen.models.run import SLICE_ORDER, Workload
-from taugen.resolve.labels import LEVELS
+from taugen.models.run import Workload
+from taugen.resolve.levels import Levels
 from taugen.schedulers.registry import scheduler_of
 
 
-def jobset_problems(loaded: LoadedRun, policy: Policy, scheduler: str) -> list[Problem]:
+def jobset_problems(loaded: LoadedRun, policy: Policy, scheduler: str, levels: Levels) -> list[Problem]:
     if loaded.run.workload != Workload.JOBSET:
         return []
-    sets = pod_sets(loaded.run, policy)
+    sets = pod_sets(loaded.run, policy, levels)
     found = [p for s in sets for p in _pod_set(loaded, s, scheduler) if p is not None]
     if policy.gpu_class is not None and sets and not any(s.gpus(GPU) > 0 for s in sets):
         hint = f"request {GPU} in the run's resources or a job's, or choose a CPU-only profile"
@@ -80,7 +80,8 @@ def _slice(loaded: LoadedRun, found: PodSet) -> Problem | None:
         return where.problem(
             "S3", f"job {found.name}: slices need a topology level; its is {found.topology}", hint
         )
-    if SLICE_ORDER.index(found.slice.level) < LEVELS.index(level):
+    labels = found.levels.labels
+    if labels.index(found.levels.contract_label(found.slice.level)) < labels.index(level):
         hint = f"choose a slice level at or below {level}"
         message = (
             f"job {found.name}: slices of a {found.slice.level} are wider than its topology {found.topology}"

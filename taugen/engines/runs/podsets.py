@@ -10,19 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from taugen.compile.catalog import LEVEL_OF, PREFERRED_LEVEL_OF
 from taugen.core.quantity import Quantity
 from taugen.load.document import Loc
-from taugen.models.profile import Policy, ProfileTopology
-from taugen.models.run import Run, Slice, SliceLevel
-from taugen.resolve.labels import ACCELERATOR_DOMAIN, HOSTNAME, NETWORK_DOMAIN, SITE
-
-SLICE_LEVELS = {
-    SliceLevel.HOST: HOSTNAME,
-    SliceLevel.ACCELERATOR_DOMAIN: ACCELERATOR_DOMAIN,
-    SliceLevel.NETWORK_DOMAIN: NETWORK_DOMAIN,
-    SliceLevel.SITE: SITE,
-}
+from taugen.models.profile import Policy, Topology
+from taugen.models.run import Run, Slice
+from taugen.resolve.levels import Levels
 
 
 @dataclass(frozen=True)
@@ -33,9 +25,10 @@ class PodSet:
     request: dict[str, Quantity]  # per pod
     image: str
     command: tuple[str, ...]
-    topology: ProfileTopology
+    topology: Topology
     gpu_class: str | None
     slice: Slice | None
+    levels: Levels  # the cluster's (R42)
 
     @property
     def at(self) -> Loc:
@@ -44,30 +37,30 @@ class PodSet:
     @property
     def level(self) -> str | None:
         """The level it requires; None for unconstrained or CPU-only work."""
-        return LEVEL_OF.get(self.topology) if self.gpu_class else None
+        return self.levels.required(self.topology) if self.gpu_class else None
 
     @property
     def preferred_level(self) -> str | None:
-        return PREFERRED_LEVEL_OF.get(self.topology) if self.gpu_class else None
+        return self.levels.preferred(self.topology) if self.gpu_class else None
 
     @property
     def slice_layers(self) -> tuple[tuple[str, int], ...]:
-        return slice_layers(self.slice, self.gpu_class)
+        return slice_layers(self.slice, self.gpu_class, self.levels)
 
     def gpus(self, resource: str) -> int:
         found = self.request.get(resource)
         return 0 if found is None else int(found.value)
 
 
-def slice_layers(found: Slice | None, gpu_class: str | None) -> tuple[tuple[str, int], ...]:
+def slice_layers(found: Slice | None, gpu_class: str | None, levels: Levels) -> tuple[tuple[str, int], ...]:
     """Each slice layer's level label and size, outermost first (S3); (): no slices, or CPU work."""
     if found is None or not gpu_class:
         return ()
-    outer = (SLICE_LEVELS[found.level], found.size)
-    return (outer, *((SLICE_LEVELS[layer.level], layer.size) for layer in found.layers))
+    outer = (levels.contract_label(found.level), found.size)
+    return (outer, *((levels.contract_label(layer.level), layer.size) for layer in found.layers))
 
 
-def pod_sets(run: Run, policy: Policy) -> tuple[PodSet, ...]:
+def pod_sets(run: Run, policy: Policy, levels: Levels) -> tuple[PodSet, ...]:
     """One per job of a JobSet run, in order; () for a Job or a LeaderWorkerSet."""
     return tuple(
         PodSet(
@@ -80,6 +73,7 @@ def pod_sets(run: Run, policy: Policy) -> tuple[PodSet, ...]:
             job.topology or policy.topology,
             policy.gpu_class,
             job.slice or run.policy.slice,
+            levels,
         )
         for i, job in enumerate(run.job_list())
     )

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from taugen.compile.catalog import LEVEL_OF, PREFERRED_LEVEL_OF
 from taugen.compile.slot import SLOT
 from taugen.context.catalog import CatalogEntry
 from taugen.context.session import ProjectContext, open_project
@@ -22,6 +21,7 @@ from taugen.engines.runs.state import ClusterState, cluster_state, require_fresh
 from taugen.models.profile import Policy
 from taugen.models.project import Cluster, Tenant
 from taugen.models.run import Run, Workload
+from taugen.resolve.levels import Levels, levels_of
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class RunContext:
     @property
     def pod_sets(self) -> tuple[PodSet, ...]:
         """A JobSet run's pod sets, one per job (K6); () for a Job or a LeaderWorkerSet."""
-        return pod_sets(self.run, self.policy)
+        return pod_sets(self.run, self.policy, self.levels)
 
     @property
     def group(self) -> int:
@@ -80,19 +80,24 @@ class RunContext:
         return run.replicas * run.size if run.workload == Workload.LEADERWORKERSET else run.workers
 
     @property
+    def levels(self) -> Levels:
+        """The cluster's Topology levels (R42)."""
+        return levels_of(self.state.cluster.topology)
+
+    @property
     def level(self) -> str | None:
         """The Topology level the policy requires; None for unconstrained or CPU-only work."""
-        return LEVEL_OF.get(self.policy.topology) if self.policy.gpu_class else None
+        return self.levels.required(self.policy.topology) if self.policy.gpu_class else None
 
     @property
     def preferred_level(self) -> str | None:
         """The level a prefer-<level> policy tries first (Kueue's podset-preferred-topology)."""
-        return PREFERRED_LEVEL_OF.get(self.policy.topology) if self.policy.gpu_class else None
+        return self.levels.preferred(self.policy.topology) if self.policy.gpu_class else None
 
     @property
     def slice_layers(self) -> tuple[tuple[str, int], ...]:
         """Each slice layer's level label and size, outermost first (S3); (): no slices."""
-        return slice_layers(self.run.policy.slice, self.policy.gpu_class)
+        return slice_layers(self.run.policy.slice, self.policy.gpu_class, self.levels)
 
     @property
     def leader_request(self) -> dict[str, Quantity] | None:
@@ -136,7 +141,7 @@ def resolve_run(run_file: Path, project_file: Path) -> RunContext:
     check_covered(loaded_run, state)  # R45
     entry = catalog_entry(state, loaded_run)
     policy = resolve_policy(loaded_run, entry, state)
-    check_shape(loaded_run, policy, cluster.scheduler)
+    check_shape(loaded_run, policy, cluster)
     reason = not_ready(loaded_run, entry, policy, state)
     warnings = deprecation(loaded_run, state.catalog)
     return RunContext(loaded_run, state, tenant, entry, policy, reason, tuple(warnings))

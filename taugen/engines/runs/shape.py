@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from taugen.compile.catalog import LEVEL_OF, PREFERRED_LEVEL_OF
 from taugen.core.errors import InputError, Problem
 from taugen.engines.runs.jobset_shape import jobset_problems
 from taugen.engines.runs.load import LoadedRun
 from taugen.load.inventory import GPU
-from taugen.models.profile import Policy, ProfileTopology
-from taugen.models.run import SLICE_ORDER, Launcher, SliceLevel, Workload
-from taugen.resolve.labels import LEVELS
+from taugen.models.profile import LevelRequest, Policy, ProfileTopology
+from taugen.models.project import Cluster
+from taugen.models.run import Launcher, SliceLevel, Workload
+from taugen.resolve.levels import Levels, levels_of
 from taugen.schedulers.registry import scheduler_of
 
 
@@ -20,10 +20,11 @@ def is_multi_node(loaded: LoadedRun) -> bool:
     return loaded.run.launcher == Launcher.TORCHRUN and loaded.run.workers > 1
 
 
-Check = Callable[[LoadedRun, Policy], Problem | None]
+Check = Callable[[LoadedRun, Policy, Levels], Problem | None]
 
 
-def check_shape(loaded: LoadedRun, policy: Policy, scheduler: str = "kueue") -> None:
+def check_shape(loaded: LoadedRun, policy: Policy, cluster: Cluster) -> None:
+    scheduler, levels = cluster.scheduler, levels_of(cluster.topology)
     checks: tuple[Check, ...] = (
         _gpus_without_class,
         _class_without_gpus,
@@ -33,8 +34,9 @@ def check_shape(loaded: LoadedRun, policy: Policy, scheduler: str = "kueue") -> 
     )
     if loaded.run.workload == Workload.JOBSET:
         checks = (_cpu_topology,)  # the rest per pod set: jobset_shape.py
-    problems = [p for check in checks if (p := check(loaded, policy)) is not None]
-    problems += jobset_problems(loaded, policy, scheduler)
+    problems = named_levels(loaded, policy, cluster, levels)
+    problems += [p for check in checks if (p := check(loaded, policy, levels)) is not None]
+    problems += jobset_problems(loaded, policy, scheduler, levels)
     if loaded.run.policy.slice is not None and not scheduler_of(scheduler).capabilities.slices:
         where = loaded.doc.at(["policy", "slice"])
         hint = "remove policy.slice: a KAI PodGroup keeps to its topology level as a whole (K4)"
@@ -43,7 +45,24 @@ def check_shape(loaded: LoadedRun, policy: Policy, scheduler: str = "kueue") -> 
         raise InputError(problems)
 
 
-def _gpus_without_class(loaded: LoadedRun, policy: Policy) -> Problem | None:
+def named_levels(loaded: LoadedRun, policy: Policy, cluster: Cluster, levels: Levels) -> list[Problem]:
+    """R43: a `{required: <level>}` or `{preferred: <level>}` the cluster does not declare, at the
+    run's own topology (or its profile's, said at policy) and at each job's."""
+    asked: list[tuple[list[str | int], object]] = [(["policy", "topology"], policy.topology)]
+    asked += [(["jobs", i, "topology"], job.topology) for i, job in enumerate(loaded.run.job_list())]
+    found = []
+    for loc, topology in asked:
+        if not isinstance(topology, LevelRequest) or levels.label_of(topology.name) is not None:
+            continue
+        declared = ", ".join(levels.declared)
+        hint = f"name one of its levels: {declared}" if declared else "declare topology.levels in taugen.yaml"
+        where = loaded.doc.at(loc)  # a profile's topology: the nearest key the run has
+        message = f"cluster {cluster.name} declares no topology level {topology.name}"
+        found.append(where.problem("R43", message, hint))
+    return found
+
+
+def _gpus_without_class(loaded: LoadedRun, policy: Policy, levels: Levels) -> Problem | None:
     gpus = loaded.run.resources.get(GPU)
     if policy.gpu_class is not None or gpus is None or gpus.value == 0:
         return None
@@ -54,7 +73,7 @@ def _gpus_without_class(loaded: LoadedRun, policy: Policy) -> Problem | None:
     )
 
 
-def _class_without_gpus(loaded: LoadedRun, policy: Policy) -> Problem | None:
+def _class_without_gpus(loaded: LoadedRun, policy: Policy, levels: Levels) -> Problem | None:
     gpus = loaded.run.resources.get(GPU)
     if policy.gpu_class is None or (gpus is not None and gpus.value > 0):
         return None
@@ -65,7 +84,7 @@ def _class_without_gpus(loaded: LoadedRun, policy: Policy) -> Problem | None:
     )
 
 
-def _cpu_topology(loaded: LoadedRun, policy: Policy) -> Problem | None:
+def _cpu_topology(loaded: LoadedRun, policy: Policy, levels: Levels) -> Problem | None:
     if policy.gpu_class is not None or policy.topology == ProfileTopology.UNCONSTRAINED:
         return None
     source = ["policy", "topology"] if loaded.run.policy.topology else ["profile"]
@@ -76,7 +95,7 @@ def _cpu_topology(loaded: LoadedRun, policy: Policy) -> Problem | None:
     )
 
 
-def _same_host_torchrun(loaded: LoadedRun, policy: Policy) -> Problem | None:
+def _same_host_torchrun(loaded: LoadedRun, policy: Policy, levels: Levels) -> Problem | None:
     if not is_multi_node(loaded) or policy.topology != ProfileTopology.SAME_HOST:
         return None
     return loaded.doc.at(["workers"]).problem(
@@ -88,14 +107,14 @@ def _same_host_torchrun(loaded: LoadedRun, policy: Policy) -> Problem | None:
     )
 
 
-def _slice(loaded: LoadedRun, policy: Policy) -> Problem | None:
+def _slice(loaded: LoadedRun, policy: Policy, levels: Levels) -> Problem | None:
     """Kueue's podset-slice-* rules (jobframework tas_validation.go, v0.19.2), said before Kueue
     would reject or strand the workload."""
     run, found = loaded.run, loaded.run.policy.slice
     if found is None:
         return None
     where = loaded.doc.spot(["policy", "slice"])
-    level = LEVEL_OF.get(policy.topology) or PREFERRED_LEVEL_OF.get(policy.topology)
+    level = levels.required(policy.topology) or levels.preferred(policy.topology)
     if policy.gpu_class is None or level is None:
         hint = "use a same-<level> or prefer-<level> topology with a gpu_class"
         return where.problem("S3", f"slices need a topology level; the run's is {policy.topology}", hint)
@@ -104,7 +123,7 @@ def _slice(loaded: LoadedRun, policy: Policy) -> Problem | None:
         return where.problem(
             "K5", "Kueue forbids slices on a pod-set group (a LeaderWorkerSet replica)", hint
         )
-    if SLICE_ORDER.index(found.level) < LEVELS.index(level):
+    if levels.labels.index(levels.contract_label(found.level)) < levels.labels.index(level):
         hint = f"choose a slice level at or below {level}"
         return where.problem(
             "S3", f"slices of a {found.level} are wider than the topology {policy.topology}", hint

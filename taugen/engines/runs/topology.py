@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from taugen.compile.catalog import LEVEL_OF
 from taugen.core.quantity import Quantity
 from taugen.engines.runs.capacity import CapacityDomain, best_fit, domains, largest, wider_levels
 from taugen.engines.runs.node_filters import node_filter
@@ -12,7 +11,6 @@ from taugen.engines.runs.resolution import RunContext
 from taugen.resolve.cluster import ResolvedNode
 
 FILTERED = "with an untolerated taint or outside the run's node affinity"
-TOPOLOGY_OF = {level: topology for topology, level in LEVEL_OF.items()}
 
 
 @dataclass(frozen=True)
@@ -26,7 +24,15 @@ class TopologyFit:
 def fit_topology(context: RunContext, request: dict[str, Quantity]) -> TopologyFit:
     gpu_class, workers, level = context.policy.gpu_class, context.group, context.level
     nodes = [n for n in context.state.resolved.nodes if n.gpu_class == gpu_class]
-    found = domains(nodes, level, request, context.multi_node, node_filter(context), context.leader_request)
+    found = domains(
+        nodes,
+        level,
+        request,
+        context.multi_node,
+        node_filter(context),
+        context.leader_request,
+        context.levels.labels,
+    )
     preferred = context.preferred_level
     scope = level or (f"preferred {preferred} (else wider)" if preferred else "unconstrained")
     per_node = " (multi-node torchrun: one rank per node)" if context.multi_node else ""
@@ -59,7 +65,7 @@ def fit_topology(context: RunContext, request: dict[str, Quantity]) -> TopologyF
     if wider is not None:
         message += (
             f"; {wider.level} {wider.name} would hold {wider.ranks}, but nothing falls back to a wider "
-            f"level: set policy.topology to {TOPOLOGY_OF[wider.level or '']} to use it"
+            f"level: set policy.topology to {context.levels.asking(wider.level or '')} to use it"
         )
     return TopologyFit(False, message, big, wider)
 
@@ -79,9 +85,10 @@ def _wider(
     """The nearest wider level with a domain that would hold the run: said, never used."""
     if context.level is None:
         return None
-    for level in wider_levels(context.level):
+    labels = context.levels.labels
+    for level in wider_levels(context.level, labels):
         found = domains(
-            nodes, level, request, context.multi_node, node_filter(context), context.leader_request
+            nodes, level, request, context.multi_node, node_filter(context), context.leader_request, labels
         )
         fit = best_fit(found, context.group)
         if fit is not None:

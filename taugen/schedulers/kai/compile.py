@@ -16,7 +16,8 @@ from taugen.compile.manifest import Manifest, object_
 from taugen.compile.quota import ClassQuota
 from taugen.models.project import Cluster
 from taugen.resolve.cluster import ResolvedCluster
-from taugen.resolve.labels import ACCELERATOR_DOMAIN, HOSTNAME, LEVELS, NETWORK_DOMAIN, SITE
+from taugen.resolve.labels import ACCELERATOR_DOMAIN, HOSTNAME, NETWORK_DOMAIN, SITE
+from taugen.resolve.levels import Levels
 from taugen.schedulers.kai.grove import cluster_topology_binding
 from taugen.schedulers.kai.model import KaiCluster, KaiTenant
 
@@ -47,12 +48,12 @@ class KaiCompile:
     ) -> list[Manifest]:
         parent = cluster.cluster.clusterQueue
         manifests = [
-            _topology(),
+            _topology(cluster.levels),
             _queue(parent, None, gpus=sum(q.gpus for q in quotas), weight=1),
             *(_leaf(t, parent, quotas, guarantees) for t in _tenants(cluster)),
         ]
         if kai_of(cluster.cluster).grove:
-            manifests.append(cluster_topology_binding(TOPOLOGY, LEVELS))
+            manifests.append(cluster_topology_binding(TOPOLOGY, cluster.levels))
         return manifests
 
     def wave(self, manifest: Manifest) -> str:
@@ -85,8 +86,9 @@ def _leaf(tenant: KaiTenant, parent: str, quotas: Sequence[ClassQuota], guarante
     return _queue(leaf_queue(tenant.namespace), parent, gpus, tenant.weight, limit)
 
 
-def _topology() -> Manifest:
-    levels = [{"nodeLabel": level, "alias": ALIASES[level]} for level in LEVELS]
+def _topology(found: Levels) -> Manifest:
+    """K1: §2's levels under their aliases; a declared level's alias is its name (R42)."""
+    levels = [{"nodeLabel": label, "alias": ALIASES.get(label, name)} for name, label in found.levels]
     return Manifest("topology.yaml", object_(KAI_TOPOLOGY_API, "Topology", TOPOLOGY, spec={"levels": levels}))
 
 

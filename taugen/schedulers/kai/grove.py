@@ -8,11 +8,12 @@ never write the same object.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from taugen.api.kai import GROVE_API
 from taugen.compile.manifest import Manifest, object_
 from taugen.resolve.labels import ACCELERATOR_DOMAIN, HOSTNAME, NETWORK_DOMAIN, SITE
+from taugen.resolve.levels import Levels
 
 KAI_SCHEDULER = "kai-scheduler"  # Grove's name of the KAI backend (and KAI's schedulerName)
 GROVE_FILE = "grove-topology.yaml"
@@ -26,10 +27,16 @@ DOMAINS: Mapping[str, str] = {
 }
 
 
-def cluster_topology_binding(topology: str, levels: Sequence[str]) -> Manifest:
-    """The Topology's levels, in its order, as Grove's domains on the same node labels."""
+def cluster_topology_binding(topology: str, levels: Levels) -> Manifest:
+    """The Topology's levels, in its order, as Grove's domains on the same node labels. With
+    declared levels (R42) Grove's older vocabulary cannot hold them: every level's domain is then
+    its name (§2's by KAI's aliases, the host `host`), which the current CRD takes."""
+    own = bool(levels.declared)
     spec = {
-        "levels": [{"domain": DOMAINS[label], "key": label} for label in levels],
+        "levels": [
+            {"domain": ("host" if label == HOSTNAME else name) if own else DOMAINS[label], "key": label}
+            for name, label in levels.levels
+        ],
         "schedulerTopologyBindings": [{"schedulerName": KAI_SCHEDULER, "topologyReference": topology}],
     }
     return Manifest(GROVE_FILE, object_(GROVE_API, "ClusterTopologyBinding", topology, spec=spec))

@@ -13,7 +13,7 @@ from taugen.compile.quota import ClassQuota
 from taugen.core.errors import InputError
 from taugen.models.platform import GpuTaint
 from taugen.resolve.cluster import ResolvedCluster
-from taugen.resolve.labels import GPU_CLASS, LEVELS
+from taugen.resolve.labels import GPU_CLASS
 from taugen.schedulers.kueue.cohort import admits, cohort, local_queue, tenant_queue_spec
 from taugen.schedulers.kueue.flavors import (
     API,
@@ -70,7 +70,7 @@ class KueueCompile:
                     "Topology",
                     TOPOLOGY,
                     spec={
-                        "levels": [{"nodeLabel": level} for level in LEVELS],  # R22
+                        "levels": [{"nodeLabel": level} for level in cluster.levels.labels],  # R22, R42
                     },
                 ),
             ),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from taugen.models.profile import ProfileTopology
+from taugen.models.profile import ProfileTopology, Topology
 from taugen.schedulers.labels import common_labels
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ PODSET_GROUP = "kueue.x-k8s.io/podset-group-name"
 
 
 def tas_annotations(
-    topology: ProfileTopology, level: str | None, preferred: str | None, layers: tuple[tuple[str, int], ...]
+    topology: Topology, level: str | None, preferred: str | None, layers: tuple[tuple[str, int], ...]
 ) -> dict[str, str]:
     """Exactly one TAS annotation on a GPU pod set (§7), with its slices, outermost first (S3)."""
     if topology == ProfileTopology.UNCONSTRAINED:
