@@ -179,3 +179,38 @@ def test_r45_a_run_requesting_an_uncovered_resource_is_refused_at_the_request(
         "build (R44), or remove the request\n"
     )
     assert run("render", run_file, "-c", config).exit_code == 2
+
+
+def test_r44_explain_and_inventory_show_give_the_extra_quota(run: Run, tmp_path: Path) -> None:
+    config = _built(run, tmp_path)
+    explained = run("explain", "class", "h100-80gb", "-c", config)
+    assert explained.exit_code == 0, explained.output
+    assert explained.stdout.splitlines()[1:4] == [
+        "  nodes 5, GPUs 40, Ready slots 4 (R27)",
+        "  GPU quota 40, high-water mark in the lock 40 (R26)",
+        f"  extra quota {EFA} 128 (R44)",
+    ]
+    as_json = json.loads(run("explain", "class", "h100-80gb", "-c", config, "-o", "json").stdout)
+    assert as_json["extraQuota"] == {EFA: 128}
+    shown = run("inventory", "show", "-c", config)
+    assert shown.stdout.splitlines()[-2:] == [
+        "gpu-class  nodes  GPUs  quota  high-water  Ready slots                extra quota",
+        f"h100-80gb      5    40     40          40            4  {EFA} 128",
+    ]
+    (row,) = json.loads(run("inventory", "show", "-c", config, "-o", "json").stdout)["classes"]
+    assert row["extraQuota"] == {EFA: 128}
+
+
+def test_r44_diff_shows_lower_extra_quota_as_capacity_lost(run: Run, tmp_path: Path) -> None:
+    config = _built(run, tmp_path)
+    before = tmp_path / "before"
+    shutil.copytree(tmp_path / "out", before)
+    inventory = tmp_path / "inventory.yaml"
+    inventory.write_text(inventory.read_text().replace(f"{EFA}: '32'", f"{EFA}: '16'"))
+    assert run("build", "-c", config, "--allow-quota-decrease").exit_code == 0
+    result = run("diff", before, tmp_path / "out", "-c", config)
+    change = f"ClusterQueue taugrid: flavor taugrid-h100-80gb {EFA} 128 → 64"
+    assert [line.strip() for line in result.stdout.splitlines() if change in line] == [
+        f"eks-p5: {change}",
+        f"~ {change}  [capacity]",
+    ]

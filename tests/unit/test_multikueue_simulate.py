@@ -155,3 +155,34 @@ def test_m4_cli_json(fleet: Path, tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert json.loads(result.output) == EXPECTED
+
+
+def test_m4_issue_34_a_worker_where_no_node_holds_one_pod_says_why(fleet: Path, tmp_path: Path) -> None:
+    """Item 6 in the fleet: a worker's refusal carries the explanation preflight and simulate
+    give when no node of the flavor holds one pod at all (here: cpu per pod above allocatable)."""
+    doc = {
+        "apiVersion": "taugen.tau.azure.com/v1alpha1",
+        "kind": "WorkloadSet",
+        "runs": [
+            {
+                "metadata": {"name": "a100-huge", "namespace": "team-research"},
+                "createdAt": "2026-11-29T10:00:00Z",
+                "profile": "a100-single-node",
+                "resources": {"nvidia.com/gpu": 1, "cpu": "500", "memory": "180Gi"},
+            }
+        ],
+    }
+    workloads = tmp_path / "huge.yaml"
+    workloads.write_text(json.dumps(doc))
+    (found,) = as_dict(run_fleet(workloads, fleet))["runs"]
+    kueue = (
+        'Kueue: topology "taugrid-gpu-topology" doesn\'t allow to fit any of 1 pod(s). Total nodes: {n}; '
+        'excluded: resource "cpu": {n}'
+    )
+    above = "cpu 500 per pod is above every node's allocatable (at most 23800m)"
+    head = "topology: no kubernetes.io/hostname domain holds 1 pods; no node holds one pod: "
+    assert (found["status"], found["reason"]) == ("pending", "admitted by the manager; no worker admits it")
+    assert [(w["worker"], w["reason"]) for w in found["workers"]] == [
+        ("westus3-dev", f"{head}1 not Ready; on the 2 left, {above}; {kueue.format(n=2)}"),
+        ("westus2-dev", f"{head}{above}; {kueue.format(n=1)}"),
+    ]

@@ -32,6 +32,7 @@ class ClassExplanation:
     quota: int  # R26: the GPU quota a build writes
     high_water: int | None  # R26: the lock's mark; None before the first build
     domains: tuple[DomainCount, ...]
+    extra: tuple[tuple[str, int], ...] = ()  # R44: each extra resource's nominal quota, in order
 
 
 def explain_class(view: ClusterView, gpu_class: str) -> ClassExplanation:
@@ -53,6 +54,7 @@ def explain_class(view: ClusterView, gpu_class: str) -> ClassExplanation:
         quota.gpus,
         view.high_water.get(gpu_class),
         tuple(count_domains(members, view.resolved.levels)),
+        tuple(quota.extra.items()),
     )
 
 

@@ -93,6 +93,7 @@ def class_json(found: ClassExplanation) -> str:
             "gpuQuota": found.quota,
             "highWaterMark": found.high_water,
             "domains": [d.as_json() for d in found.domains],
+            **({"extraQuota": dict(found.extra)} if found.extra else {}),
         }
     )
 
@@ -103,6 +104,7 @@ def class_text(found: ClassExplanation) -> str:
         f"gpu-class {found.gpu_class} in cluster {found.cluster}: flavor {found.flavor}",
         f"  nodes {len(found.nodes)}, GPUs {found.gpus}, Ready slots {found.ready_slots} (R27)",
         f"  GPU quota {found.quota}, high-water mark in the lock {mark} (R26)",
+        *([f"  extra quota {', '.join(f'{r} {q}' for r, q in found.extra)} (R44)"] if found.extra else []),
         "nodes:",
         *[
             f"  {n.name}  GPUs {n.gpus}, {'Ready' if n.ready else 'not Ready'}, "
@@ -116,5 +118,6 @@ def class_text(found: ClassExplanation) -> str:
         ],
     ]
     if not found.nodes:
-        lines[3:5] = ["nodes: none: the class vanished; its flavor and quota are kept (R26)"]
+        at = lines.index("nodes:")
+        lines[at : at + 2] = ["nodes: none: the class vanished; its flavor and quota are kept (R26)"]
     return "\n".join(lines) + "\n"

@@ -20,6 +20,7 @@ class InventoryClassRow:
     ready_slots: int  # R27
     quota: int  # R26: what a build writes
     high_water: int | None  # the lock's mark; None before the first build
+    extra: tuple[tuple[str, int], ...] = ()  # R44: each extra resource's nominal quota, in order
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,13 @@ def summarize(view: ClusterView) -> InventorySummary:
     nodes = view.resolved.nodes
     classes = tuple(
         InventoryClassRow(
-            q.gpu_class, q.nodes, q.observed_gpus, q.slots, q.gpus, view.high_water.get(q.gpu_class)
+            q.gpu_class,
+            q.nodes,
+            q.observed_gpus,
+            q.slots,
+            q.gpus,
+            view.high_water.get(q.gpu_class),
+            tuple(q.extra.items()),
         )
         for q in view.quotas
     )
@@ -72,6 +79,7 @@ def as_json(summary: InventorySummary) -> str:
                     "readySlots": c.ready_slots,
                     "gpuQuota": c.quota,
                     "highWaterMark": c.high_water,
+                    **({"extraQuota": dict(c.extra)} if c.extra else {}),
                 }
                 for c in summary.classes
             ],
@@ -88,8 +96,28 @@ def as_table(summary: InventorySummary) -> str:
         (d.shown_level, name, str(d.hosts), str(d.gpus), str(d.ready))
         for d, name in _collapsed(summary.domains)
     ]
-    quota = [("gpu-class", "nodes", "GPUs", "quota", "high-water", "Ready slots")] + [
-        (c.gpu_class, str(c.nodes), str(c.gpus), str(c.quota), _mark(c.high_water), str(c.ready_slots))
+    extra = any(c.extra for c in summary.classes)  # R44: one more column, only where there is quota
+    quota: list[tuple[str, ...]] = [
+        (
+            "gpu-class",
+            "nodes",
+            "GPUs",
+            "quota",
+            "high-water",
+            "Ready slots",
+            *(["extra quota"] if extra else []),
+        )
+    ]
+    quota += [
+        (
+            c.gpu_class,
+            str(c.nodes),
+            str(c.gpus),
+            str(c.quota),
+            _mark(c.high_water),
+            str(c.ready_slots),
+            *([", ".join(f"{r} {q}" for r, q in c.extra) or "-"] if extra else []),
+        )
         for c in summary.classes
     ]
     return "\n".join([*head, "", *_table(rows, 2), "", *_table(quota, 1)]) + "\n"
