@@ -24,6 +24,14 @@ def check_tenant_fields(cluster: Cluster, doc: Document, index: int) -> list[Pro
     problems = []
     for j, tenant in enumerate(cluster.tenants):
         if not cluster.capabilities.cohorts:  # no tenant queue of its own: T2's fields do not apply
+            if tenant.preemption is not None:
+                problems.append(
+                    doc.at(_at(index, j, "preemption"), key=True).problem(
+                        "R48",
+                        f"tenant {tenant.namespace} sets preemption, a setting of Kueue's ClusterQueues",
+                        "remove preemption: KAI preempts by its own rules (priority and over-quota weight)",
+                    )
+                )
             if tenant.lendingLimit and not cluster.capabilities.lending_limits:
                 problems.append(
                     doc.at(_at(index, j, "lendingLimit"), key=True).problem(
@@ -35,7 +43,7 @@ def check_tenant_fields(cluster: Cluster, doc: Document, index: int) -> list[Pro
             continue
         used = [
             f
-            for f in ("weight", *LIMITS)
+            for f in ("weight", *LIMITS, "preemption")
             if f in tenant.model_fields_set and (f == "weight" or getattr(tenant, f))
         ]
         if used and not tenant.guaranteed:

@@ -29,6 +29,7 @@ from taugen.models.gitops import GitOps, repo_folder
 from taugen.models.levels import ClusterTopology
 from taugen.models.multikueue import MultiKueue
 from taugen.models.platform import DEFAULT_GPU_TAINTS, GpuTaint, TopologyLabels, TopologyPreset
+from taugen.models.preemption import TenantPreemption
 from taugen.models.share import ClassKey, Share
 
 QueueName = Annotated[DNSSubdomain, name_limit(63, "LocalQueue")]
@@ -88,6 +89,11 @@ class Tenant(StrictModel):
         default_factory=dict,
         description="Per gpu-class: at most this many guaranteed GPUs lent to the cohort; "
         "absent: all of them (T2)",
+    )
+    preemption: TenantPreemption | None = Field(
+        default=None,
+        description="R48: the tenant ClusterQueue's preemption (Kueue's values); absent: T2's "
+        "(reclaimWithinCohort Any, borrowWithinCohort LowerPriority, withinClusterQueue LowerPriority)",
     )
 
 

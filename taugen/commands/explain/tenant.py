@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from taugen.compile.guarantee import ClassGuarantee, Guarantees
 from taugen.compile.quota import ClassQuota
@@ -10,6 +11,7 @@ from taugen.context.cluster import ClusterView
 from taugen.core.errors import InputError
 from taugen.models.project import Tenant
 from taugen.models.share import share_value
+from taugen.schedulers.kueue.cohort import PREEMPTION
 from taugen.schedulers.registry import scheduler_of
 
 
@@ -35,6 +37,9 @@ class TenantExplanation:
     cohort: str | None
     weight: int
     classes: tuple[ClassPart, ...]
+    # R48: its own ClusterQueue's spec.preemption, and whether the tenant set it (else T2's)
+    preemption: dict[str, Any] | None = None
+    own_preemption: bool = False
 
 
 def explain_tenant(view: ClusterView, namespace: str) -> TenantExplanation:
@@ -51,7 +56,19 @@ def explain_tenant(view: ClusterView, namespace: str) -> TenantExplanation:
     queue = backend.tenant_queue(view.cluster, namespace, guarantees)
     cohort = shared if guarantees.cohort and backend.capabilities.cohorts else None
     parts = tuple(_part(tenant, q, guarantees) for q in view.quotas)
-    return TenantExplanation(view.name, namespace, tenant.localQueue, queue, cohort, tenant.weight, parts)
+    own = guarantees.of(namespace) if cohort else None
+    preemption = None if own is None else PREEMPTION if own.preemption is None else own.preemption.as_spec()
+    return TenantExplanation(
+        view.name,
+        namespace,
+        tenant.localQueue,
+        queue,
+        cohort,
+        tenant.weight,
+        parts,
+        preemption,
+        own is not None and own.preemption is not None,
+    )
 
 
 def _part(tenant: Tenant, quota: ClassQuota, guarantees: Guarantees) -> ClassPart:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from taugen.commands.explain.tenant import TenantExplanation
 from taugen.core.jsontext import dumps
 
@@ -15,6 +17,7 @@ def tenant_json(found: TenantExplanation) -> str:
             "queue": found.queue,
             "cohort": found.cohort,
             "weight": found.weight,
+            **({"preemption": found.preemption} if found.preemption is not None else {}),
             "classes": [
                 {
                     "gpuClass": c.gpu_class,
@@ -39,6 +42,9 @@ def tenant_text(found: TenantExplanation) -> str:
         f"tenant {found.namespace} of cluster {found.cluster}: LocalQueue {found.local_queue} -> "
         f"{found.queue}{cohort}, weight {found.weight}"
     ]
+    if found.preemption is not None:
+        said = "the tenant's own (R48)" if found.own_preemption else "T2's"
+        lines.append(f"  preemption ({said}): {_preemption(found.preemption)}")
     for c in found.classes:
         lines.append(
             f"  {c.gpu_class}: guaranteed {c.guaranteed} GPUs, {c.slots} slots; may borrow {c.borrowable}; "
@@ -46,3 +52,13 @@ def tenant_text(found: TenantExplanation) -> str:
         )
         lines += [f"    {step}" for step in c.steps]
     return "\n".join(lines) + "\n"
+
+
+def _preemption(spec: dict[str, Any]) -> str:
+    borrow = spec["borrowWithinCohort"]
+    threshold = borrow.get("maxPriorityThreshold")
+    at = f" up to priority {threshold}" if threshold is not None else ""
+    return (
+        f"reclaimWithinCohort {spec['reclaimWithinCohort']}, borrowWithinCohort {borrow['policy']}{at}, "
+        f"withinClusterQueue {spec['withinClusterQueue']}"
+    )

@@ -57,6 +57,12 @@ CLASSES = (
         "what then runs is whatever that source holds, which this diff does not show",
     ),
     RiskClass(
+        "preemption",
+        "preemption change",
+        "a ClusterQueue's preemption policy changes (R48): workloads that were safe may be preempted, "
+        "or a tenant may no longer reclaim its guarantee or borrow by preempting",
+    ),
+    RiskClass(
         "held",
         "quota held above inventory",
         "R26 keeps a class's GPU quota at its high-water mark when nodes leave or turn NotReady: Kueue "
@@ -98,6 +104,8 @@ def _field_risks(change: ObjectChange, field: FieldChange, levels: frozenset[str
         yield Risk("rejected", f"a PriorityClass's {path[0]} is immutable")
     if kind in _PRIORITY_KINDS and path == ("value",):
         yield Risk("priority", "the value changes")
+    if kind == "ClusterQueue" and path[:2] == ("spec", "preemption"):
+        yield Risk("preemption", "who may preempt whom changes")
     if kind == "Queue" and path == ("spec", "parentQueue"):
         yield Risk("capacity", "the queue moves to another parent: its share comes from that parent's quota")
     if any(s.capacity_lost(kind, path, field.action, field.old, field.new) for s in schedulers()):

@@ -47,7 +47,9 @@ def tenant_queue_spec(
         # a quantity: written as Kueue writes it back, a string, or every sync rewrites it (issue 31)
         "fairSharing": {"weight": canonical(guarantee.weight)},
         "namespaceSelector": admits([guarantee.namespace]),
-        "preemption": PREEMPTION,
+        "preemption": PREEMPTION
+        if guarantee.preemption is None
+        else guarantee.preemption.as_spec(),  # T2, R48
         "resourceGroups": [{**base["resourceGroups"][0], "flavors": flavors}],
     }
 
