@@ -111,6 +111,21 @@ KUEUE_OTHERWISE: dict[str, dict[str, Outcome]] = {
     "lv-unracked": {"r1": TOPOLOGY},
     "lv-unracked-fill": {"r3": placed("d0"), "r4": TOPOLOGY},
 }
+NET, ACC = "tau.azure.com/network-domain", "tau.azure.com/accelerator-domain"
+# what render's Jobs ask Kueue for (the Workloads' topologyRequest), per scenario: R43 writes the
+# declared level's label, a mapped placement the label it stands on (R42)
+REQUESTS = {
+    "lv-fill": {("required", RACK)},
+    "lv-row": {("required", RACK), ("required", ROW)},
+    "lv-nowhere": {("required", ROW), ("preferred", RACK)},
+    "lv-prefer": {("preferred", RACK), ("preferred", ROW)},
+    "lv-pack": {("required", RACK), ("required", ROW)},
+    "lv-net": {("required", NET), ("preferred", NET)},
+    "lv-unracked": {("required", ROW)},
+    "lv-unracked-fill": {("required", RACK)},
+    "lm-net": {("required", ROW), ("required", RACK), ("preferred", RACK)},
+    "lm-mixed": {("required", ROW), ("preferred", ROW), ("required", ACC), ("required", RACK)},
+}
 UNRACKED_NODES = 'Total nodes: 9; excluded: resource "nvidia.com/gpu": 5'  # 11 nodes, c2 NotReady, e0
 
 
@@ -130,6 +145,7 @@ def test_declared_levels_place_as_kueue_places_them(
     details = project.parent / "levels-vs-kueue.txt"
     details.write_text(report(played))
     record(pytestconfig, f"declared levels vs Kueue: {figure(played, seconds)} (every run: {details})")
+    assert {p.name: _requests(p) for p in played} == REQUESTS
     taugen = {p.name: _taugen(p) for p in played}
     kueue = {p.name: _kueue(p) for p in played}
     assert taugen == EXPECTED
@@ -137,6 +153,16 @@ def test_declared_levels_place_as_kueue_places_them(
     assert all(v.stable for p in played for v in p.verdicts)  # Kueue kept its first answer
     unracked = next(p for p in played if p.name == "lv-unracked").outcome.first[1]
     assert UNRACKED_NODES in unracked.message  # Kueue's tree has no e0
+
+
+def _requests(found: Played) -> set[tuple[str, str]]:
+    return {
+        (mode, pod_set["topologyRequest"][mode])
+        for workload in found.plan.scene.workloads
+        for pod_set in workload["spec"]["podSets"]
+        for mode in ("required", "preferred")
+        if mode in pod_set["topologyRequest"]
+    }
 
 
 def _taugen(found: Played) -> dict[str, Outcome]:
