@@ -72,8 +72,8 @@ def compare(found: Plan, outcome: Outcome) -> list[Verdict]:
 
 def _verdict(expected: Expected, got: Decision, final: Decision, found: Plan) -> Verdict:
     result, iso = expected.result, found.scene.iso
-    want = _taugen_pod_sets(expected)
-    have = [{found.hosts.get(d[-1], d[-1]): n for d, n in ps.items()} for ps in got.pod_sets]
+    want = taugen_pod_sets(expected)
+    have = kueue_pod_sets(got, found)
     flavor = iso.unprefixed(got.flavor) if got.flavor else None
     both_admitted = result.status == got.status == "admitted"
     agree = (result.flavor, want) == (flavor, have) if both_admitted else result.status == got.status
@@ -109,7 +109,12 @@ def kueue_words(message: str, iso: Isolation) -> str:
     return text.replace(f'"{iso.scenario}-', '"')
 
 
-def _taugen_pod_sets(expected: Expected) -> list[dict[str, int]]:
+def kueue_pod_sets(got: Decision, found: Plan) -> list[dict[str, int]]:
+    """Pods per host of each pod set Kueue admitted, by taugen's node names."""
+    return [{found.hosts.get(d[-1], d[-1]): n for d, n in ps.items()} for ps in got.pod_sets]
+
+
+def taugen_pod_sets(expected: Expected) -> list[dict[str, int]]:
     """Pods per host of each pod set; {} for one no topology places (CPU-only: kube-scheduler)."""
     found = []
     for index, pod_set in enumerate(expected.run.pod_sets()):

@@ -45,6 +45,7 @@ class Scenario:
     nodes: list[dict[str, Any]]
     runs: list[dict[str, Any]]
     tenants: list[str] = field(default_factory=lambda: ["team-a"])
+    topology: dict[str, Any] | None = None  # the cluster entry's `topology:` (R42), when it declares levels
 
     def workload_set(self) -> dict[str, Any]:
         return {
@@ -158,14 +159,13 @@ def write_project(root: Path, found: list[Scenario]) -> Path:
         }
         write_yaml(root / "inventories" / f"{scenario.name}.yaml", inventory)
         write_yaml(root / "sets" / f"{scenario.name}.yaml", scenario.workload_set())
-        clusters.append(
-            {
-                "name": scenario.name,
-                "inventory": f"inventories/{scenario.name}.yaml",
-                "rules": ["rules.yaml"],
-                "tenants": [{"namespace": t} for t in scenario.tenants],
-            }
-        )
+        entry = {
+            "name": scenario.name,
+            "inventory": f"inventories/{scenario.name}.yaml",
+            "rules": ["rules.yaml"],
+            "tenants": [{"namespace": t} for t in scenario.tenants],
+        }
+        clusters.append(entry | ({"topology": scenario.topology} if scenario.topology else {}))
     project = {
         "apiVersion": "taugen.tau.azure.com/v1alpha1",
         "kind": "Project",

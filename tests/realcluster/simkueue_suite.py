@@ -13,7 +13,7 @@ from pathlib import Path
 from taugen.context.session import ProjectContext, open_project
 from taugen.engines.admission.project import SimulateOptions, prepare, simulate_tree
 from tests.realcluster.kube import Kube
-from tests.realcluster.simkueue_cluster import play
+from tests.realcluster.simkueue_cluster import Outcome, play
 from tests.realcluster.simkueue_compare import Plan, Verdict, compare, plan
 
 THREADS = 4  # measured on two busy cores: more threads do not finish sooner
@@ -32,6 +32,7 @@ class Played:
     name: str
     plan: Plan
     verdicts: tuple[Verdict, ...]
+    outcome: Outcome  # Kueue's decisions, as played
 
 
 def plan_cases(project_file: Path, cases: Sequence[Case]) -> list[tuple[str, Plan]]:
@@ -52,7 +53,8 @@ def play_all(
 
     def one(item: tuple[str, Plan]) -> Played:
         name, found = item
-        return Played(name, found, tuple(compare(found, play(kube, found.scene, alive))))
+        outcome = play(kube, found.scene, alive)
+        return Played(name, found, tuple(compare(found, outcome)), outcome)
 
     with ThreadPoolExecutor(threads) as pool:
         played = list(pool.map(one, plans))
