@@ -196,9 +196,11 @@ def _compile(
     allow_decrease = project.plan.allow_quota_decrease
     previous = state.lock.clusters.get(cluster.name)
     sharing = recorded_sharing(resolved, previous, quotas, allow_decrease)
-    digest = catalog_digest(resolved, profiles, quotas)
+    tiers = project.loaded.project.tiers  # R50
+    digest = catalog_digest(resolved, profiles, quotas, tiers)
     backend = scheduler_of(cluster.scheduler)
-    manifests = cluster_manifests(backend, resolved, quotas, profiles, digest, guarantees, view.manager)
+    manager = view.manager
+    manifests = cluster_manifests(backend, resolved, quotas, profiles, digest, guarantees, manager, tiers)
     objects = emit_objects(decorate(manifests, backend))
     entry = ClusterLock(
         observedAt=resolved.observed_at.astimezone(UTC),

@@ -12,6 +12,7 @@ from typing import Protocol
 from taugen.compile.guarantee import Guarantees
 from taugen.compile.manifest import Manifest
 from taugen.compile.quota import ClassQuota
+from taugen.models.tiers import Tiers
 from taugen.resolve.cluster import ResolvedCluster
 
 
@@ -22,10 +23,14 @@ class CompileBackend(Protocol):
     catalog_namespace: str
 
     def compile(
-        self, cluster: ResolvedCluster, quotas: Sequence[ClassQuota], guarantees: Guarantees = ...
+        self,
+        cluster: ResolvedCluster,
+        quotas: Sequence[ClassQuota],
+        guarantees: Guarantees = ...,
+        tiers: Tiers = ...,
     ) -> list[Manifest]:
-        """The scheduler's queue, quota and topology objects (with the tenants' guarantees, §10);
-        InputError past a limit."""
+        """The scheduler's queue, quota and topology objects (with the tenants' guarantees, §10;
+        its own objects of the project's priority tiers, R50); InputError past a limit."""
         ...
 
     def wave(self, manifest: Manifest) -> str:

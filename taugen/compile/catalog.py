@@ -7,11 +7,13 @@ from typing import Any
 
 import yaml
 
+from taugen.compile.common import NO_TIERS
 from taugen.compile.manifest import Manifest, annotate, object_
 from taugen.compile.quota import ClassQuota
 from taugen.core.errors import InputError, Problem
 from taugen.load.profiles import LoadedProfile
 from taugen.models.profile import ProfileTopology
+from taugen.models.tiers import Tiers, class_name
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.resolve.labels import ACCELERATOR_DOMAIN, HOSTNAME, NETWORK_DOMAIN, SITE
 from taugen.resolve.rules import gpu_class_error
@@ -42,8 +44,10 @@ def catalog(
     quotas: Sequence[ClassQuota],
     digest: str,
     namespace: str = CATALOG_NAMESPACE,
+    tiers: Tiers = NO_TIERS,
 ) -> Manifest:
     _check_classes(cluster, profiles)
+    _check_tiers(profiles, tiers)
     by_class = {q.gpu_class: q for q in quotas}
     entries = [_entry(cluster, p, by_class) for p in profiles]
     body = {"cluster": cluster.name, "inputsDigest": digest, "profiles": entries}
@@ -61,7 +65,7 @@ def _entry(
     entry: dict[str, Any] = {
         "name": loaded.profile.metadata.name,
         "policy": policy.model_dump(mode="json"),
-        "priorityClass": f"taugrid-{policy.priority_tier}",
+        "priorityClass": class_name(policy.priority_tier),  # R20, R21, R50
         "topologyLevel": cluster.levels.required(policy.topology),
         "ready": reason is None,
     }
@@ -94,5 +98,16 @@ def _check_classes(cluster: ResolvedCluster, profiles: Sequence[LoadedProfile]) 
         value = loaded.profile.policy.gpu_class
         if value is not None and (err := gpu_class_error(value, mapping)):
             problems.append(loaded.doc.at(["policy", "gpu_class"]).problem("R3", *err))
+    if problems:
+        raise InputError(problems)
+
+
+def _check_tiers(profiles: Sequence[LoadedProfile], tiers: Tiers) -> None:
+    """R50: a profile names one of the project's tiers (TauGrid's two, or a declared one)."""
+    problems = [
+        loaded.doc.at(["policy", "priority_tier"]).problem("R50", *unknown)
+        for loaded in profiles
+        if (unknown := tiers.unknown(loaded.profile.policy.priority_tier))
+    ]
     if problems:
         raise InputError(problems)

@@ -1,7 +1,9 @@
 """The inputs digest (§5, R30): the inputs a cluster's profile catalog was resolved from.
 
 It covers exactly what the catalog's entries depend on: the cluster's name, every profile,
-and for each gpu-class whether it has nodes and Ready nodes. A change that leaves the
+for each gpu-class whether it has nodes and Ready nodes, and the names of the project's
+declared priority tiers (R50: a run is rendered with a tier's classes only once a build has
+written them; with none declared, the digest is what it was before tiers). A change that leaves the
 catalog as it is (a new tenant, one more node of a class) leaves the digest as it is, so two
 independent pull requests to one cluster do not conflict in `taugen.lock` or
 `profile-catalog.yaml` (issue 16), and render still refuses a catalog that a build would
@@ -15,14 +17,19 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from taugen.compile.common import NO_TIERS
 from taugen.compile.quota import ClassQuota
 from taugen.load.profiles import LoadedProfile
 from taugen.models.profile import WorkloadProfile
+from taugen.models.tiers import Tiers
 from taugen.resolve.cluster import ResolvedCluster
 
 
 def catalog_digest(
-    cluster: ResolvedCluster, profiles: Sequence[LoadedProfile], quotas: Sequence[ClassQuota]
+    cluster: ResolvedCluster,
+    profiles: Sequence[LoadedProfile],
+    quotas: Sequence[ClassQuota],
+    tiers: Tiers = NO_TIERS,
 ) -> str:
     """sha256 of the catalog's inputs in canonical order, so reordering changes nothing."""
     facts: dict[str, Any] = {
@@ -33,6 +40,8 @@ def catalog_digest(
             key=lambda p: str(p["metadata"]["name"]),
         ),
     }
+    if tiers.declared:
+        facts["tiers"] = sorted(t.name for t in tiers.declared)
     blob = json.dumps(facts, sort_keys=True, separators=(",", ":")).encode()
     return "sha256:" + hashlib.sha256(blob).hexdigest()
 

@@ -42,6 +42,7 @@ Rule = Literal[
     "R44", "R45",  # SPEC §14: device resources (extraResources) and a request no queue covers
     "R46",  # SPEC §14: a topology source no GPU node of a class carries
     "R48",  # SPEC §15: a guaranteed tenant's preemption settings
+    "R50",  # SPEC §15: priority tiers beside TauGrid's two, and a run or profile naming one
     "§7", "K1", "K2", "K3", "K4", "K5", "K6", "S1", "S2", "S3", "S4", "S5", "S6",
     # SPEC §10: tenants with guaranteed GPU quota (cohorts)
     "T2", "T4", "T6", "T7",

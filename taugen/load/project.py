@@ -13,6 +13,7 @@ from taugen.load.fleet import check_fleet
 from taugen.load.inventory import Inventory, load_inventory
 from taugen.load.profiles import BUILTIN_PROFILES, LoadedProfile, load_profiles, profile_files
 from taugen.load.rules import LoadedRule, load_rules
+from taugen.load.tiers import check_tiers
 from taugen.load.validate import validate
 from taugen.models.project import Cluster, Project
 
@@ -136,6 +137,7 @@ def _check_unique(doc: Document, project: Project) -> None:
                 )
             namespaces.add(tenant.namespace)
     problems.extend(check_fleet(doc, project))  # M3
+    problems.extend(check_tiers(doc, project))  # R50
     problems.raise_if_any()
 
 

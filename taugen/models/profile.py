@@ -11,6 +11,7 @@ from pydantic_core import CoreSchema
 
 from taugen.models.base import API_VERSION, DNSLabel, DNSSubdomain, StrictModel, invalid
 from taugen.models.base import Metadata as Metadata
+from taugen.models.tiers import DEFAULT_TIER, TierName
 
 
 class ProfileTopology(StrEnum):
@@ -76,13 +77,11 @@ Topology = Annotated[
 ]
 
 
-class PriorityTier(StrEnum):
-    DEFAULT = "default"
-    PRIORITY = "priority"
-
-
 class Policy(StrictModel):
-    priority_tier: PriorityTier = PriorityTier.DEFAULT
+    priority_tier: TierName = Field(
+        default=DEFAULT_TIER,
+        description="default or priority (TauGrid's), or a tier of the project's priorityTiers (R50)",
+    )
     gpu_class: str | None = Field(default=None, description="Omit for CPU-only work")
     topology: Topology = ProfileTopology.UNCONSTRAINED
 

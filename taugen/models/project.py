@@ -31,6 +31,7 @@ from taugen.models.multikueue import MultiKueue
 from taugen.models.platform import DEFAULT_GPU_TAINTS, GpuTaint, TopologyLabels, TopologyPreset
 from taugen.models.preemption import TenantPreemption
 from taugen.models.share import ClassKey, Share
+from taugen.models.tiers import Tier, Tiers
 
 QueueName = Annotated[DNSSubdomain, name_limit(63, "LocalQueue")]
 Count = Annotated[StrictInt, Field(ge=0, le=MAX_MAGNITUDE)]  # issue 17 item 7: an int64, as Kubernetes
@@ -170,6 +171,16 @@ class Project(StrictModel):
         default=None,
         description="§11: a MultiKueue manager cluster of this project in front of worker clusters",
     )
+    priorityTiers: list[Tier] = Field(
+        default_factory=list,
+        description="R50: priority tiers beside TauGrid's default (1000) and priority (1200), each a "
+        "PriorityClass and a WorkloadPriorityClass taugrid-<name> in every cluster",
+    )
+
+    @property
+    def tiers(self) -> Tiers:
+        """TauGrid's two priority tiers and the declared ones (R50)."""
+        return Tiers.of(self.priorityTiers)
 
     @model_validator(mode="after")
     def _output_in_repository(self) -> Self:

@@ -10,7 +10,8 @@ from pydantic import Field, StrictInt, StrictStr, field_validator, model_validat
 from taugen.core.errors import Rule
 from taugen.models.base import API_VERSION, DNSLabel, DNSSubdomain, QuantityField, StrictModel, invalid
 from taugen.models.node_filters import NodeRequirement
-from taugen.models.profile import PriorityTier, Topology
+from taugen.models.profile import Topology
+from taugen.models.tiers import TierName
 
 MAX_WORKERS = 100_000  # Kubernetes: an Indexed Job has at most 100000 completions
 
@@ -87,7 +88,9 @@ class Slice(StrictModel):
 class RunPolicy(StrictModel):
     """Overrides of the profile's policy: a field left out keeps the profile's value."""
 
-    priority_tier: PriorityTier | None = Field(default=None, description="Changes only the priority pair")
+    priority_tier: TierName | None = Field(
+        default=None, description="Changes only the priority pair: a tier of the project (R50)"
+    )
     gpu_class: str | None = Field(default=None, description="Hardware only (R3)")
     topology: Topology | None = Field(
         default=None,

@@ -29,7 +29,7 @@ FORMATS: dict[str, Callable[[DiffResult], str]] = {
 # risk classes on one object, and a pair without a change
 SNAPSHOTS = [
     (case, suffix) for case in ("review", "priority-value", "moved-between-files") for suffix in FORMATS
-]
+] + [("priority-tiers", "txt")]  # R50: a tier added, removed and revalued, as a reviewer reads it
 
 
 @pytest.mark.parametrize(("case", "suffix"), SNAPSHOTS, ids=[f"{c}.{s}" for c, s in SNAPSHOTS])

@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Literal
 import pytest
 from pydantic import Field
 
+from taugen.compile.common import NO_TIERS
 from taugen.compile.guarantee import NO_GUARANTEES, Guarantees
 from taugen.compile.manifest import Manifest, object_
 from taugen.compile.quota import ClassQuota
@@ -20,6 +21,7 @@ from taugen.engines.runs.podsets import PodSet
 from taugen.engines.runs.resolution import RunContext
 from taugen.load.project import load_project
 from taugen.models.project import Capabilities, Cluster, Tenant
+from taugen.models.tiers import Tiers
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.schedulers.kueue import Kueue
 from taugen.schedulers.protocol import Backend, Check, Files, Placeable, QuotaMarks, RunContract
@@ -83,7 +85,11 @@ class FakeScheduler:
     contract: RunContract = _Contract()
 
     def compile(
-        self, cluster: ResolvedCluster, quotas: Sequence[ClassQuota], guarantees: Guarantees = NO_GUARANTEES
+        self,
+        cluster: ResolvedCluster,
+        quotas: Sequence[ClassQuota],
+        guarantees: Guarantees = NO_GUARANTEES,
+        tiers: Tiers = NO_TIERS,
     ) -> list[Manifest]:
         data = {q.gpu_class: str(q.gpus) for q in quotas}
         obj = object_("v1", "ConfigMap", "fake-queues", namespace="fake-system", data=data)

@@ -165,7 +165,8 @@ INVALID: list[tuple[str, tuple[str | int, ...], object, str]] = [
     ("ClusterInventory", ("nodes", 0, "allocatable", "nvidia.com/gpu"), 8.5, r"8.5 is not valid under any"),
     ("ClusterInventory", ("nodes", 0, "gpus"), 8, r"Additional properties are not allowed \('gpus'"),
     ("WorkloadProfile", ("policy", "topology"), "same-rack", r"'same-rack' is not one of"),
-    ("WorkloadProfile", ("policy", "priority_tier"), "high", r"'high' is not one of"),
+    # R50: any tier name is valid in a profile (the project says which exist), a non-DNS one is not
+    ("WorkloadProfile", ("policy", "priority_tier"), "High_Tier", r"'High_Tier' does not match"),
     ("Lock", ("clusters", "c1", "gpuQuota", "h200-141gb"), "eight", r"'eight' is not of type 'integer'"),
     ("Lock", ("clusters", "c1", "inputsDigest"), DELETE, r"'inputsDigest' is a required property"),
     ("NodeLabelRules", ("extraNodeLabelRules", 0, "match", "vmSizes"), [], r"should be non-empty|too short"),

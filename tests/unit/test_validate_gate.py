@@ -12,11 +12,13 @@ import pytest
 
 import taugen.compile.cluster
 import taugen.write.cache
+from taugen.compile.common import NO_TIERS
 from taugen.compile.guarantee import NO_GUARANTEES, Guarantees
 from taugen.compile.manifest import Manifest
 from taugen.compile.nodelabels import node_labels
 from taugen.compile.quota import ClassQuota
 from taugen.core.errors import FoundProblems
+from taugen.models.tiers import Tiers
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.schedulers.kueue import Kueue
 from taugen.schedulers.registry import registered
@@ -164,9 +166,13 @@ class _NoGpuFlavor(Kueue):
     """Kueue's backend, but the GPU ResourceFlavors go missing: the ClusterQueue names them."""
 
     def compile(
-        self, cluster: ResolvedCluster, quotas: Sequence[ClassQuota], guarantees: Guarantees = NO_GUARANTEES
+        self,
+        cluster: ResolvedCluster,
+        quotas: Sequence[ClassQuota],
+        guarantees: Guarantees = NO_GUARANTEES,
+        tiers: Tiers = NO_TIERS,
     ) -> list[Manifest]:
-        manifests = super().compile(cluster, quotas, guarantees)
+        manifests = super().compile(cluster, quotas, guarantees, tiers)
         return [
             m for m in manifests if not (m.kind == "ResourceFlavor" and "h200" in m.obj["metadata"]["name"])
         ]

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from taugen.api.kueue.flavor import Toleration as FlavorToleration
-from taugen.compile.common import PRIORITY_TIERS, TOPOLOGY
+from taugen.compile.common import TOPOLOGY
 from taugen.compile.slot import SLOT, no_slot_reason
 from taugen.context.kueue_tree import CompiledQueue, KueueTree
 from taugen.context.node_labels import NodeLabels
@@ -35,8 +35,6 @@ from taugen.resolve.labels import COMPUTED, GPU_CLASS, LEVELS
 from taugen.schedulers.kueue.compiled import queue_of, sim_cohorts, sim_queues
 from taugen.schedulers.kueue.flavors import CPU_FLAVOR
 from taugen.schedulers.kueue.units import as_units
-
-PRIORITY = dict(PRIORITY_TIERS)
 
 
 def sim_input(
@@ -138,7 +136,7 @@ def _run(
         )
     return SimRun(
         key=f"{run.metadata.namespace}/{run.metadata.name}",
-        priority=PRIORITY[context.priority_class],
+        priority=context.priority,  # R50: the tier's value in the project
         created=utc_sortable(created) if created else "",
         flavor=flavor_of.get(policy.gpu_class),
         count=context.pods,

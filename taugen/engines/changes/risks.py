@@ -6,11 +6,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from taugen.engines.changes.changes import FieldChange, ObjectChange
+from taugen.models.tiers import TAUGRID_TIERS, class_name
 from taugen.schedulers.registry import schedulers
 
 GPU_CLASS = "tau.azure.com/gpu-class"
 LEVELS = ("tau.azure.com/site", "tau.azure.com/network-domain", "tau.azure.com/accelerator-domain")
 _PRIORITY_KINDS = ("PriorityClass", "WorkloadPriorityClass")
+_TAUGRID_CLASSES = frozenset(class_name(name) for name, _ in TAUGRID_TIERS)  # R20, R21: always there
 # G6 (issue 32): the fields of an Application template that say what is deployed where, and the
 # fields of a Flux Kustomization that do not (any other field may change what is applied)
 _ARGO_SOURCE = frozenset({"source", "sources", "destination", "project"})
@@ -47,8 +49,8 @@ CLASSES = (
     RiskClass(
         "priority",
         "priority change",
-        "a priority value changed or a class was removed: preemption order changes, and new pods or "
-        "workloads naming a removed class are refused",
+        "a priority tier was added or removed, or its value changed (R50): preemption order changes, "
+        "and new pods or workloads naming a removed class are refused",
     ),
     RiskClass(
         "source",
@@ -80,11 +82,14 @@ class Risk:
 
 
 def object_risks(change: ObjectChange) -> tuple[Risk, ...]:
-    """Adding is never risky; removing a queue, flavor or class is. Removing a Node from Git
-    changes nothing on the cluster (taugen's Nodes are never pruned)."""
+    """Adding is never risky but for a priority tier's class (R50: its work preempts the tiers
+    below it); removing a queue, flavor or class is. Removing a Node from Git changes nothing on
+    the cluster (taugen's Nodes are never pruned)."""
+    kind = change.ident.kind
+    if change.action == "add" and kind in _PRIORITY_KINDS and change.ident.name not in _TAUGRID_CLASSES:
+        return (Risk("priority", f"a new tier's {kind}: its work preempts lower tiers', waits for higher"),)
     if change.action != "remove":
         return ()
-    kind = change.ident.kind
     if kind in ("ClusterQueue", "ResourceFlavor", "LocalQueue", "Topology", "Queue"):
         return (Risk("capacity", f"the {kind} is deleted"),)
     if kind in _PRIORITY_KINDS:
@@ -101,8 +106,11 @@ def _field_risks(change: ObjectChange, field: FieldChange, levels: frozenset[str
     # a PriorityClass is a built-in kind, whose rules live in the API server's code.
     kind, path = change.ident.kind, field.path
     if kind == "PriorityClass" and path in (("value",), ("preemptionPolicy",)):
-        yield Risk("rejected", f"a PriorityClass's {path[0]} is immutable")
-    if kind in _PRIORITY_KINDS and path == ("value",):
+        yield Risk("rejected", f"a PriorityClass's {path[0]} is immutable: Argo CD must replace it")
+    if kind == "WorkloadPriorityClass" and path == ("value",):
+        # Kueue: a changed value does not change the priority of workloads already created
+        yield Risk("priority", "the value changes for new workloads; those already created keep the old one")
+    elif kind == "PriorityClass" and path == ("value",):
         yield Risk("priority", "the value changes")
     if kind == "ClusterQueue" and path[:2] == ("spec", "preemption"):
         yield Risk("preemption", "who may preempt whom changes")

@@ -18,6 +18,8 @@ def resolve_policy(loaded: LoadedRun, entry: CatalogEntry, state: ClusterState) 
     over = loaded.run.policy
     if over.gpu_class is not None:
         _check_class(loaded, over.gpu_class, state)
+    if over.priority_tier is not None:
+        _check_tier(loaded, over.priority_tier, state)
     base = entry.policy
     return Policy(
         priority_tier=over.priority_tier or base.priority_tier,
@@ -35,6 +37,12 @@ def _check_class(loaded: LoadedRun, value: str, state: ClusterState) -> None:
     if value not in known:
         message = f"no rule of cluster {state.cluster.name} gives gpu-class {value!r}: no node can have it"
         raise InputError([where.problem("run", message, unknown_class_hint(value, known))])
+
+
+def _check_tier(loaded: LoadedRun, value: str, state: ClusterState) -> None:
+    """R50: a run names a tier of the project; another has no classes in the cluster."""
+    if unknown := state.loaded.project.tiers.unknown(value):
+        raise InputError([loaded.doc.spot(["policy", "priority_tier"]).problem("R50", *unknown)])
 
 
 def not_ready(loaded: LoadedRun, entry: CatalogEntry, policy: Policy, state: ClusterState) -> str | None:

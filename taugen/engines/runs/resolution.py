@@ -21,6 +21,7 @@ from taugen.engines.runs.state import ClusterState, cluster_state, require_fresh
 from taugen.models.profile import Policy
 from taugen.models.project import Cluster, Tenant
 from taugen.models.run import Run, Workload
+from taugen.models.tiers import class_name
 from taugen.resolve.levels import Levels, levels_of
 
 
@@ -121,7 +122,12 @@ class RunContext:
 
     @property
     def priority_class(self) -> str:
-        return f"taugrid-{self.policy.priority_tier}"  # R20, R21: one name for both classes
+        return class_name(self.policy.priority_tier)  # R20, R21, R50: one name for both classes
+
+    @property
+    def priority(self) -> int:
+        """The value of the run's tier in the project (R50): what Kueue orders and preempts by."""
+        return self.state.loaded.project.tiers.values[self.policy.priority_tier]
 
 
 def _sum_of(sets: tuple[PodSet, ...], resource: str) -> Quantity:

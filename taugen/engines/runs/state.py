@@ -65,8 +65,9 @@ def cluster_state(project: ProjectContext, cluster: Cluster) -> ClusterState:
     committed = tree.catalog()
     view = project.cluster(cluster)
     quotas = list(view.quotas)
-    digest = catalog_digest(view.resolved, profiles, quotas)
-    text = catalog(view.resolved, profiles, quotas, digest).obj["data"][CATALOG_KEY]
+    tiers = view.loaded.project.tiers  # R50
+    digest = catalog_digest(view.resolved, profiles, quotas, tiers)
+    text = catalog(view.resolved, profiles, quotas, digest, tiers=tiers).obj["data"][CATALOG_KEY]
     # read back as the committed catalog is (load/compiled.py), so the two compare alike
     expected = CatalogBody.model_validate(tree_documents(view.folder / CATALOG_FILE, text)[0])
     return ClusterState(view, tree, committed, digest, expected)

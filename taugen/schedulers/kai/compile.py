@@ -10,11 +10,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from taugen.api.kai import KAI_TOPOLOGY_API, QUEUE_API
-from taugen.compile.common import TOPOLOGY
+from taugen.compile.common import NO_TIERS, TOPOLOGY
 from taugen.compile.guarantee import NO_GUARANTEES, Guarantees
 from taugen.compile.manifest import Manifest, object_
 from taugen.compile.quota import ClassQuota
 from taugen.models.project import Cluster
+from taugen.models.tiers import Tiers
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.resolve.labels import ACCELERATOR_DOMAIN, HOSTNAME, NETWORK_DOMAIN, SITE
 from taugen.resolve.levels import Levels
@@ -44,7 +45,11 @@ class KaiCompile:
     catalog_namespace: str = "kai-scheduler"
 
     def compile(
-        self, cluster: ResolvedCluster, quotas: Sequence[ClassQuota], guarantees: Guarantees = NO_GUARANTEES
+        self,
+        cluster: ResolvedCluster,
+        quotas: Sequence[ClassQuota],
+        guarantees: Guarantees = NO_GUARANTEES,
+        tiers: Tiers = NO_TIERS,  # R50: KAI reads the pods' PriorityClasses, common to every tree
     ) -> list[Manifest]:
         parent = cluster.cluster.clusterQueue
         manifests = [

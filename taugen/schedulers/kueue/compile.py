@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from taugen.compile.common import PRIORITY_TIERS, TOPOLOGY
+from taugen.compile.common import NO_TIERS, TOPOLOGY
 from taugen.compile.guarantee import NO_GUARANTEES, Guarantees
 from taugen.compile.manifest import Manifest, annotate, object_
 from taugen.compile.quota import ClassQuota
 from taugen.core.errors import InputError
 from taugen.models.platform import GpuTaint
+from taugen.models.tiers import Tiers, class_name
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.resolve.labels import GPU_CLASS
 from taugen.schedulers.kueue.cohort import admits, cohort, local_queue, tenant_queue_spec
@@ -58,11 +59,15 @@ class KueueCompile:
         return WAVES[manifest.kind]
 
     def compile(
-        self, cluster: ResolvedCluster, quotas: Sequence[ClassQuota], guarantees: Guarantees = NO_GUARANTEES
+        self,
+        cluster: ResolvedCluster,
+        quotas: Sequence[ClassQuota],
+        guarantees: Guarantees = NO_GUARANTEES,
+        tiers: Tiers = NO_TIERS,
     ) -> list[Manifest]:
         _check_flavor_limit(cluster, quotas)
         return [
-            *_workload_priority_classes(),
+            *_workload_priority_classes(tiers),
             Manifest(
                 "topology.yaml",
                 object_(
@@ -81,10 +86,20 @@ class KueueCompile:
         ]
 
 
-def _workload_priority_classes() -> list[Manifest]:
-    return [  # R21
-        Manifest("workloadpriorityclasses.yaml", object_(API, "WorkloadPriorityClass", name, value=value))
-        for name, value in PRIORITY_TIERS
+def _workload_priority_classes(tiers: Tiers) -> list[Manifest]:
+    """R21, R50: one per tier; a declared tier's description on it too (TauGrid's pair has none)."""
+    return [
+        Manifest(
+            "workloadpriorityclasses.yaml",
+            object_(
+                API,
+                "WorkloadPriorityClass",
+                class_name(tier),
+                value=value,
+                **({"description": text} if (text := tiers.description(tier)) else {}),
+            ),
+        )
+        for tier, value in tiers.values.items()
     ]
 
 
