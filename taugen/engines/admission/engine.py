@@ -51,7 +51,8 @@ def admission_order(runs: tuple[SimRun, ...]) -> list[SimRun]:
 
 
 def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
-    """`cycles`: stop after that many scheduling cycles (None: until no cycle changes anything)."""
+    """`cycles`: stop after that many scheduling cycles (None: until no cycle changes anything;
+    R52: the result says how many ran, and which runs were still queued when they ran out)."""
     cluster = SimCluster.of(source)
     flavors = {f.name: f for f in source.flavors}
     order = admission_order(source.runs)
@@ -94,7 +95,8 @@ def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
         _node_down(cluster, node, order, results, plans)
     totals = _totals(cluster, source, results)
     notes = (PREEMPTION,) if source.preempts else (NO_PREEMPTION,)
-    return SimResult(tuple(results[r.key] for r in order), totals, notes, source.preempts)
+    found = tuple(results[r.key] for r in order)
+    return SimResult(found, totals, notes, source.preempts, scheduler.cycles, cycles, scheduler.cut_off)
 
 
 def _resume(

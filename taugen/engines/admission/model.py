@@ -208,3 +208,6 @@ class SimResult:
     totals: tuple[FlavorTotal, ...]
     notes: tuple[str, ...] = field(default=(NO_PREEMPTION,))
     preemption: bool = False  # T8: the tree is a cohort, preemption was simulated
+    cycles: int = 0  # R52: the scheduling cycles that ran
+    limit: int | None = None  # R52: --cycles N; None: until a cycle changes nothing
+    cut_off: tuple[str, ...] = ()  # R52: runs still queued when the limit stopped the cycles
