@@ -39,6 +39,11 @@ PREEMPTION = (
     "preemption is Kueue's classical preemption on quota (fair sharing off): a run held back "
     "by topology alone preempts nothing, and a preempted run is not admitted again (T8)"
 )
+FAIR_SHARING = (
+    "the cluster's Kueue runs with fair sharing (taugen.yaml kueue.fairSharing, preemptionStrategies "
+    "{}), which simulate does not model yet: runs here are ordered and preempt as with fair sharing "
+    "off, without its share-based (DRS) order or those strategies, so Kueue may decide otherwise (R49)"
+)
 REASONS = {
     "InClusterQueue": "prioritization in the ClusterQueue",
     "InCohortReclamation": "reclamation within the cohort",
@@ -94,7 +99,9 @@ def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
     for node in source.down:
         _node_down(cluster, node, order, results, plans)
     totals = _totals(cluster, source, results)
-    notes = (PREEMPTION,) if source.preempts else (NO_PREEMPTION,)
+    notes: tuple[str, ...] = (PREEMPTION,) if source.preempts else (NO_PREEMPTION,)
+    if source.fair_sharing is not None:
+        notes += (FAIR_SHARING.format(", ".join(source.fair_sharing)),)
     found = tuple(results[r.key] for r in order)
     return SimResult(found, totals, notes, source.preempts, scheduler.cycles, cycles, scheduler.cut_off)
 

@@ -156,6 +156,7 @@ class SimInput:
     down: tuple[str, ...] = ()  # nodeDown events, in order
     queues: tuple[SimQueue, ...] = ()  # () : one ClusterQueue "" with the flavors' nominal quota
     cohorts: tuple[SimCohort, ...] = ()
+    fair_sharing: tuple[str, ...] | None = None  # R49: Kueue's preemptionStrategies when fair sharing is on
 
     @property
     def preempts(self) -> bool:
