@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from taugen.compile.guarantee_checks import weight_warnings
 from taugen.context.session import ProjectContext, open_project
 from taugen.core.choices import DEFAULT_KUBERNETES_VERSION
 from taugen.core.errors import InputError, Problem
@@ -59,7 +60,19 @@ def validate_paths(options: ValidateOptions) -> Report:
     folder = options.project_file.resolve().parent
     root = loaded.output_root(None)
     with exclusive(folder, root.resolve().parent, shared=True), paused_gc():  # never a tree mid-swap
-        return _validate(options, default_paths(project), (*loaded.crd_sources(), *options.crds))
+        report = _validate(options, default_paths(project), (*loaded.crd_sources(), *options.crds))
+    return replace(report, project=project_findings(project))
+
+
+def project_findings(project: ProjectContext) -> list[Finding]:
+    """What the project file says that the tree cannot show: R49, a tenant's weight that the
+    cluster's Kueue, recorded without fair sharing, does not read (the check a build runs)."""
+    loaded = project.loaded
+    return [
+        Finding(problem, "Project")
+        for index, cluster in enumerate(loaded.project.clusters)
+        for problem in weight_warnings(cluster, loaded.doc, index)
+    ]
 
 
 def _validate(options: ValidateOptions, paths: tuple[Path, ...], crds: tuple[Path, ...]) -> Report:

@@ -157,3 +157,25 @@ def check_lending(
                     )
                 )
     return problems
+
+
+def weight_warnings(cluster: Cluster, doc: Document, index: int) -> list[Problem]:
+    """R49: a guaranteed tenant's weight other than 1 is its ClusterQueue's fairSharing.weight
+    (T2), which Kueue reads only with fair sharing on: recorded off (or not at all), it does
+    nothing. A warning at the weight, in `taugen validate` and `taugen build` alike."""
+    if cluster.weights_apply:
+        return []
+    return [
+        doc.at(_at(index, j, "weight"))
+        .problem(
+            "R49",
+            f"tenant {tenant.namespace} has weight {tenant.weight}, but cluster {cluster.name}'s Kueue is "
+            "recorded without fair sharing (kueue.fairSharing, default off): its ClusterQueue's "
+            "fairSharing.weight does nothing",
+            "when the cluster's Kueue runs with fair sharing, record it as Kueue's configuration has it "
+            "(kueue: {fairSharing: {enable: true}}); else remove the weight",
+        )
+        .as_warning()
+        for j, tenant in enumerate(cluster.tenants)
+        if tenant.guaranteed and tenant.weight != 1
+    ]

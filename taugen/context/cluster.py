@@ -18,6 +18,7 @@ from pathlib import Path
 from taugen.compile.extra import check_extra
 from taugen.compile.fleet import ManagerPlan, fleet_quotas
 from taugen.compile.guarantee import Guarantees, plan_guarantees
+from taugen.compile.guarantee_checks import weight_warnings
 from taugen.compile.quota import ClassQuota, plan_quotas
 from taugen.core.errors import InputError, Problem
 from taugen.core.progress import Progress, silent
@@ -122,6 +123,7 @@ def plan_cluster(
         raise InputError(errors)
     warnings = [*warnings, *extra]
     guarantees = plan_guarantees(cluster, quotas, loaded.doc, index)
+    warnings += weight_warnings(cluster, loaded.doc, index)  # R49
     return ClusterView(
         loaded, cluster, inputs, resolved, history, tuple(quotas), guarantees, tuple(warnings), manager
     )

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import posixpath
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Annotated, Any, Final
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, WithJsonSchema
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    WithJsonSchema,
+)
 from pydantic_core import PydanticCustomError
 
 from taugen.core.errors import Rule
@@ -18,6 +27,7 @@ from taugen.core.names import (
     dns1123_subdomain_error,
 )
 from taugen.core.quantity import Quantity, QuantityError
+from taugen.core.timestamps import rfc3339_error, utc_error
 
 API_VERSION: Final = "taugen.tau.azure.com/v1alpha1"
 
@@ -153,6 +163,28 @@ Duration = Annotated[
     PlainSerializer(format_duration, return_type=str),
     WithJsonSchema({"type": "string", "pattern": "^([0-9]+h)?([0-9]+m)?([0-9]+s)?$"}),
 ]
+
+TIME_HINT = 'write an RFC 3339 time in quotes, e.g. "2026-11-28T12:00:00Z"'
+
+
+def _rfc3339(value: Any) -> Any:
+    """R52: a time a user writes is RFC 3339 (pydantic alone takes unix seconds, `12:00Z`, a
+    space for the `T`) with a year of at least 1. A YAML timestamp the loader has read already
+    (an unquoted time) is a datetime: its year is at least 1, its zone is pydantic's to check."""
+    if isinstance(value, datetime):
+        return value
+    if (why := rfc3339_error(value)) is not None:
+        raise invalid(f"{value!r} {why}", TIME_HINT, rule="R52")
+    return value
+
+
+def _in_utc(value: datetime) -> datetime:
+    if why := utc_error(value):
+        raise invalid(f"{value.isoformat()} {why}", TIME_HINT, rule="R52")
+    return value
+
+
+Timestamp = Annotated[AwareDatetime, BeforeValidator(_rfc3339), AfterValidator(_in_utc)]
 
 
 class Metadata(StrictModel):

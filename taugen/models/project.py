@@ -142,6 +142,12 @@ class Cluster(StrictModel):
         """R44: the device resources the cluster's queues cover beyond R25's (none by default)."""
         return ()
 
+    @property
+    def weights_apply(self) -> bool:
+        """Whether the scheduler reads tenants' `weight` (KAI's overQuotaWeight always; Kueue's
+        fairSharing.weight only with fair sharing on, R49)."""
+        return True
+
 
 # R25's covered resources: an extra resource cannot be one of them (a resource is in one group only)
 FIXED_RESOURCES = ("cpu", "memory", "nvidia.com/gpu", "tau.azure.com/torchrun-host-slot")

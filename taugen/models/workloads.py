@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Self
 
-from pydantic import AwareDatetime, Field, StrictInt, StrictStr, model_validator
+from pydantic import Field, StrictInt, StrictStr, model_validator
 
-from taugen.models.base import API_VERSION, DNSLabel, DNSSubdomain, QuantityField, StrictModel, invalid
+from taugen.models.base import (
+    API_VERSION,
+    DNSLabel,
+    DNSSubdomain,
+    QuantityField,
+    StrictModel,
+    Timestamp,
+    invalid,
+)
 from taugen.models.run import Run
 
 Rank = Annotated[StrictInt, Field(ge=0)]
@@ -18,7 +26,7 @@ class Admitted(StrictModel):
     ranks: dict[str, DNSSubdomain] = Field(
         min_length=1, description='Pod index (a string, e.g. "0") -> the node it was planned on'
     )
-    at: AwareDatetime | None = Field(
+    at: Timestamp | None = Field(
         default=None,
         description="When Kueue admitted it (QuotaReserved): preemption takes the newest first (T8); "
         "default createdAt",
@@ -31,7 +39,7 @@ class WorkloadRun(Run):
     kind: Literal["Run"] = "Run"
     image: StrictStr = Field(default="unused-by-simulate", min_length=1)
     command: list[StrictStr] = Field(default=["unused-by-simulate"], min_length=1)
-    createdAt: AwareDatetime = Field(description="When the Workload was created: FIFO order (S2)")
+    createdAt: Timestamp = Field(description="When the Workload was created: FIFO order (S2)")
     admitted: Admitted | None = Field(default=None, description="Already admitted with this plan (S1)")
 
     @model_validator(mode="after")

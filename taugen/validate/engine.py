@@ -56,13 +56,15 @@ class Report:
     unchecked: list[Unchecked] = field(default_factory=list)  # CEL rules not evaluated (cel.py)
     without_crd: dict[str, int] = field(default_factory=dict)  # group -> objects whose CRD was not given
     sources: list[Finding] = field(default_factory=list)  # about the given CRDs (releases.py)
+    project: list[Finding] = field(default_factory=list)  # about taugen.yaml (R49), with no PATH given
 
     def count(self, status: Status) -> int:
         return sum(r.status == status for r in self.results)
 
     @property
     def findings(self) -> list[Finding]:
-        return sorted([*self.sources, *self.unreadable, *(f for r in self.results for f in r.findings)])
+        resources = (f for r in self.results for f in r.findings)
+        return sorted([*self.sources, *self.project, *self.unreadable, *resources])
 
     @property
     def valid(self) -> bool:

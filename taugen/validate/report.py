@@ -96,6 +96,7 @@ def as_json(report: Report, base: Path) -> str:
     body = {
         "resources": [_entry(r, base) for r in report.results],
         "unreadable": [{"file": _shown(f.problem.path, base), **_problem(f)} for f in report.unreadable],
+        "project": [{"file": _shown(f.problem.path, base), **_problem(f)} for f in report.project],
         "not_checked": [dataclasses.asdict(u) for u in report.unchecked],
         "not_evaluated": {"groups": report.without_crd, "hint": CRD_HOW} if report.without_crd else None,
         "summary": {

@@ -49,5 +49,5 @@ def test_context_without_server_is_a_usage_error(run: Run) -> None:
 def test_a_usage_error_a_command_finds_is_exit_2_not_a_bug(run: Run) -> None:
     # simulate --fleet with --cluster: click's usage error, raised inside the command
     result = run("simulate", REPO / "examples" / "workloads.yaml", "--fleet", "--cluster", "eastus-prod")
-    assert result.exit_code == 2 and "drop --cluster and --tree" in result.output, result.output
+    assert result.exit_code == 2 and "drop --cluster, --tree and --cycles" in result.output, result.output
     assert "internal error" not in result.output

@@ -12,7 +12,7 @@ from typing import Any, get_args
 
 from taugen.core.choices import REPORT_FORMATS
 from taugen.core.timestamps import utc_text
-from taugen.engines.admission.model import RunResult, SimRun, Status
+from taugen.engines.admission.model import RunResult, SimResult, SimRun, Status
 from taugen.engines.admission.project import Simulation
 from taugen.models.base import API_VERSION
 
@@ -34,6 +34,7 @@ def as_dict(sim: Simulation) -> dict[str, Any]:
             {"flavor": t.flavor, "gpus": {"requested": t.requested, "admitted": t.admitted, "free": t.free}}
             for t in sim.result.totals
         ],
+        "cycles": {"ran": sim.result.cycles, "limit": sim.result.limit, "cutOff": list(sim.result.cut_off)},
         "notes": list(sim.result.notes),
     }
 
@@ -89,10 +90,21 @@ def as_text(sim: Simulation) -> str:
         lines += _run_lines(run)
         if runs[run.key].more and run.status == "admitted":
             lines += _pod_set_lines(runs[run.key], run)
+    lines.append(_cycles_line(result))
     lines += ["", "GPUs per flavor      requested  admitted  free"]
     lines += [f"  {t.flavor:<20} {t.requested:>7} {t.admitted:>9} {t.free:>5}" for t in result.totals]
     lines += [f"note: {n}" for n in result.notes]
     return "\n".join(lines) + "\n"
+
+
+def _cycles_line(result: SimResult) -> str:
+    """R52: how many scheduling cycles ran, and what they left queued when a limit stopped them."""
+    ran = f"{result.cycles} scheduling cycle{'s' if result.cycles != 1 else ''}"
+    if result.limit is None:
+        return f"  {ran}, until nothing more could change"
+    if not result.cut_off:
+        return f"  {ran} (--cycles {result.limit}); nothing was left queued"
+    return f"  {ran} (--cycles {result.limit}); still queued when they ran out: {', '.join(result.cut_off)}"
 
 
 def _pod_set_lines(run: SimRun, result: RunResult) -> list[str]:

@@ -10,7 +10,8 @@ preemption frees quota. A head that may preempt but finds no victim, in a Cluste
 cannot always reclaim (reclaimWithinCohort other than Any), holds what it could take for the
 rest of the cycle, so that borrowers in the cohort do not take it first
 (reserveCapacityForUnreclaimablePreempt). Cycles run until the queues are empty or a cycle
-changes nothing; `limit` stops them earlier (a test of one Kueue cycle).
+changes nothing; `limit` stops them earlier (`simulate --cycles N`, R52; a test of one Kueue
+cycle).
 """
 
 from __future__ import annotations
@@ -34,21 +35,29 @@ class CycleScheduler:
     queues: dict[str, list[SimRun]] = field(default_factory=dict)
     inadmissible: list[SimRun] = field(default_factory=list)
     results: dict[str, RunResult] = field(default_factory=dict)
+    cycles: int = 0  # how many ran
+    cut_off: tuple[str, ...] = ()  # the runs still queued when the limit stopped the cycles (R52)
 
     def run(self, pending: Sequence[SimRun], limit: int | None = None) -> dict[str, RunResult]:
-        """Every run's last answer (victims are the caller's: each result names its own)."""
+        """Every run's last answer (victims are the caller's: each result names its own). A run
+        still queued when `limit` cycles have run is `cut_off` (R52): the next cycle would have
+        taken it; its answer says so (never tried, or what its last try found)."""
         for run in pending:
             self.queues.setdefault(run.queue, []).append(run)
-        cycles = 0
-        while self.queues and (limit is None or cycles < limit):
-            cycles += 1
-            if not self._cycle():
-                break
-        for runs in self.queues.values():
-            for run in runs:
+        stalled = False
+        while self.queues and (limit is None or self.cycles < limit) and not stalled:
+            self.cycles += 1
+            stalled = not self._cycle()
+        left = [run for runs in self.queues.values() for run in runs]
+        if not stalled:
+            self.cut_off = tuple(sorted(run.key for run in left))
+        for run in left:
+            if stalled:  # a cycle changed nothing: a run behind the skipped heads was never tried
                 self.results.setdefault(
-                    run.key, RunResult(run.key, "pending", run.flavor, NOT_REACHED.format(cycles))
+                    run.key, RunResult(run.key, "pending", run.flavor, NOT_REACHED.format(self.cycles))
                 )
+            else:
+                self.results[run.key] = _cut_off(run, self.results.get(run.key), self.cycles)
         return self.results
 
     def _cycle(self) -> bool:
@@ -111,3 +120,11 @@ class CycleScheduler:
                 usage[fr] = max(0, min(amount, quota.nominal + quota.borrowing_limit - used))
         self.tree.add(run.queue, usage)
         return usage
+
+
+def _cut_off(run: SimRun, last: RunResult | None, cycles: int) -> RunResult:
+    """A queued run's answer when the cycles ran out: not reached, or tried and queued again."""
+    reason = NOT_REACHED.format(cycles)
+    if last is not None and last.reason:
+        reason = f"{reason}; its last try in them: {last.reason}"
+    return RunResult(run.key, "pending", run.flavor, reason)

@@ -39,6 +39,11 @@ PREEMPTION = (
     "preemption is Kueue's classical preemption on quota (fair sharing off): a run held back "
     "by topology alone preempts nothing, and a preempted run is not admitted again (T8)"
 )
+FAIR_SHARING = (
+    "the cluster's Kueue runs with fair sharing (taugen.yaml kueue.fairSharing, preemptionStrategies "
+    "{}), which simulate does not model yet: runs here are ordered and preempt as with fair sharing "
+    "off, without its share-based (DRS) order or those strategies, so Kueue may decide otherwise (R49)"
+)
 REASONS = {
     "InClusterQueue": "prioritization in the ClusterQueue",
     "InCohortReclamation": "reclamation within the cohort",
@@ -51,7 +56,8 @@ def admission_order(runs: tuple[SimRun, ...]) -> list[SimRun]:
 
 
 def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
-    """`cycles`: stop after that many scheduling cycles (None: until no cycle changes anything)."""
+    """`cycles`: stop after that many scheduling cycles (None: until no cycle changes anything;
+    R52: the result says how many ran, and which runs were still queued when they ran out)."""
     cluster = SimCluster.of(source)
     flavors = {f.name: f for f in source.flavors}
     order = admission_order(source.runs)
@@ -93,8 +99,11 @@ def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
     for node in source.down:
         _node_down(cluster, node, order, results, plans)
     totals = _totals(cluster, source, results)
-    notes = (PREEMPTION,) if source.preempts else (NO_PREEMPTION,)
-    return SimResult(tuple(results[r.key] for r in order), totals, notes, source.preempts)
+    notes: tuple[str, ...] = (PREEMPTION,) if source.preempts else (NO_PREEMPTION,)
+    if source.fair_sharing is not None:
+        notes += (FAIR_SHARING.format(", ".join(source.fair_sharing)),)
+    found = tuple(results[r.key] for r in order)
+    return SimResult(found, totals, notes, source.preempts, scheduler.cycles, cycles, scheduler.cut_off)
 
 
 def _resume(

@@ -34,6 +34,7 @@ from taugen.resolve.domains import hostname_of
 from taugen.resolve.labels import COMPUTED, GPU_CLASS, LEVELS
 from taugen.schedulers.kueue.compiled import queue_of, sim_cohorts, sim_queues
 from taugen.schedulers.kueue.flavors import CPU_FLAVOR
+from taugen.schedulers.kueue.model import KueueCluster
 from taugen.schedulers.kueue.units import as_units
 
 
@@ -67,11 +68,13 @@ def sim_input(
     sizes = {c.run.metadata.name: c.run.size for c in contexts if c.run.workload == Workload.LEADERWORKERSET}
     running = tuple(_running(p, keys, sizes) for p in loaded.workloads.running)
     down = tuple(e.nodeDown for e in loaded.workloads.events)
+    source = SimInput(TOPOLOGY, levels, _flavors(tree), nodes, runs, running, down)
+    fair = state.cluster.fair_sharing if isinstance(state.cluster, KueueCluster) else None
+    if fair is not None:  # R49: recorded, said in the notes, not modelled
+        source = replace(source, fair_sharing=fair.strategies)
     if not cohort:  # one ClusterQueue: S2 exactly as before
-        return SimInput(TOPOLOGY, levels, _flavors(tree), nodes, runs, running, down)
-    return SimInput(
-        TOPOLOGY, levels, _flavors(tree), nodes, runs, running, down, sim_queues(tree), sim_cohorts(tree)
-    )
+        return source
+    return replace(source, queues=sim_queues(tree), cohorts=sim_cohorts(tree))
 
 
 def _flavor_of_class(tree: KueueTree) -> dict[str | None, str]:

@@ -156,6 +156,7 @@ class SimInput:
     down: tuple[str, ...] = ()  # nodeDown events, in order
     queues: tuple[SimQueue, ...] = ()  # () : one ClusterQueue "" with the flavors' nominal quota
     cohorts: tuple[SimCohort, ...] = ()
+    fair_sharing: tuple[str, ...] | None = None  # R49: Kueue's preemptionStrategies when fair sharing is on
 
     @property
     def preempts(self) -> bool:
@@ -208,3 +209,6 @@ class SimResult:
     totals: tuple[FlavorTotal, ...]
     notes: tuple[str, ...] = field(default=(NO_PREEMPTION,))
     preemption: bool = False  # T8: the tree is a cohort, preemption was simulated
+    cycles: int = 0  # R52: the scheduling cycles that ran
+    limit: int | None = None  # R52: --cycles N; None: until a cycle changes nothing
+    cut_off: tuple[str, ...] = ()  # R52: runs still queued when the limit stopped the cycles

@@ -28,6 +28,7 @@ class SimulateOptions:
     project_file: Path = Path("taugen.yaml")
     cluster: str | None = None
     tree: Path | None = None  # a compiled out/<cluster>/ folder (or an output root) instead of the project's
+    cycles: int | None = None  # R52: --cycles N; None: until a cycle changes nothing
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,9 @@ def prepare(options: SimulateOptions, project: ProjectContext | None = None) -> 
     return Setup(loaded, state)
 
 
-def simulate_tree(setup: Setup, other: Path | TreeFiles | None = None) -> Simulation:
+def simulate_tree(
+    setup: Setup, other: Path | TreeFiles | None = None, cycles: int | None = None
+) -> Simulation:
     """The set simulated on the project's tree, or on `other` (a cluster folder or an output
     root, on disk or a diff side's files), whose own node labels then place the nodes."""
     state = setup.state
@@ -67,7 +70,7 @@ def simulate_tree(setup: Setup, other: Path | TreeFiles | None = None) -> Simula
     labels = tree.node_labels() if other is not None else None
     runs = resolve_runs(setup.workloads, state)
     source = sim_input(state, kueue, labels, setup.workloads, runs, tree.advertises_slot())
-    return Simulation(state.cluster.name, folder, source, simulate(source))
+    return Simulation(state.cluster.name, folder, source, simulate(source, cycles))
 
 
 def _other(other: Path | TreeFiles, name: str) -> CompiledTree:
@@ -78,7 +81,7 @@ def _other(other: Path | TreeFiles, name: str) -> CompiledTree:
 
 
 def run_simulation(options: SimulateOptions, project: ProjectContext | None = None) -> Simulation:
-    return simulate_tree(prepare(options, project), options.tree)
+    return simulate_tree(prepare(options, project), options.tree, options.cycles)
 
 
 def _cluster(project: ProjectContext, loaded: LoadedWorkloads, wanted: str | None) -> Cluster:

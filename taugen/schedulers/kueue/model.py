@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, Field, StrictBool, ValidationInfo, field_validator, model_validator
 
 from taugen.core.names import label_key_error
-from taugen.models.base import invalid
+from taugen.models.base import StrictModel, invalid
 from taugen.models.project import FIXED_RESOURCES, Capabilities, Cluster, Tenant
 
 MAX_EXTRA = 60  # Kueue: 64 covered resources per resource group, less R25's four
@@ -34,6 +34,58 @@ def _extra_resource(value: object) -> object:
 
 ExtraResource = Annotated[str, BeforeValidator(_extra_resource)]
 
+# R49: Kueue v0.19.2's Configuration (apis/config/v1beta1): fairSharing.preemptionStrategies
+PreemptionStrategy = Literal["LessThanOrEqualToFinalShare", "LessThanInitialShare"]
+# the lists pkg/config/validation.go accepts (validStrategySets), the last its default when enabled
+STRATEGY_SETS: tuple[tuple[str, ...], ...] = (
+    ("LessThanOrEqualToFinalShare",),
+    ("LessThanInitialShare",),
+    ("LessThanOrEqualToFinalShare", "LessThanInitialShare"),
+)
+DEFAULT_STRATEGIES = STRATEGY_SETS[-1]
+
+
+class FairSharingConfig(StrictModel):
+    """Kueue's `fairSharing` as the cluster's Kueue Configuration (v1beta1) sets it."""
+
+    enable: StrictBool = Field(
+        description="Whether the cluster's Kueue runs with fair sharing (its Configuration's "
+        "fairSharing.enable); written here, never defaulted: it must match Kueue's own"
+    )
+    preemptionStrategies: list[PreemptionStrategy] = Field(
+        default_factory=list,
+        description="Kueue's fairSharing.preemptionStrategies: [LessThanOrEqualToFinalShare], "
+        "[LessThanInitialShare], or both in that order (absent or empty: both, Kueue's default)",
+    )
+
+    @field_validator("preemptionStrategies")
+    @classmethod
+    def _strategy_set(cls, value: list[str], info: ValidationInfo) -> list[str]:
+        """R49: with fair sharing on, Kueue refuses any other list (its configuration does not
+        load; empty is defaulted to both); with it off Kueue reads no list, nor does taugen."""
+        if info.data.get("enable") is True and value and tuple(value) not in STRATEGY_SETS:
+            listed = " or ".join(f"[{', '.join(s)}]" for s in STRATEGY_SETS)
+            raise invalid(
+                f"Kueue accepts no preemptionStrategies [{', '.join(value)}]",
+                f"write {listed}, as the cluster's Kueue configuration has it",
+                rule="R49",
+            )
+        return value
+
+    @property
+    def strategies(self) -> tuple[str, ...]:
+        """The strategies Kueue runs with when enabled: the list, else its default."""
+        return tuple(self.preemptionStrategies) or DEFAULT_STRATEGIES
+
+
+class KueueConfiguration(StrictModel):
+    """R49: how the cluster's Kueue is configured. taugen writes no Kueue configuration: this
+    records the cluster's, so that validate and simulate reason as that Kueue does."""
+
+    fairSharing: FairSharingConfig | None = Field(
+        default=None, description="Kueue's fairSharing; absent: Kueue's default, fair sharing off"
+    )
+
 
 class KueueCluster(Cluster):
     capabilities: ClassVar[Capabilities] = Capabilities(
@@ -50,6 +102,11 @@ class KueueCluster(Cluster):
         description="R44: device-plugin resources runs may request (names, or prefixes ending in /), "
         "covered by the ClusterQueue with the GPU nodes' allocatable as quota",
     )
+    kueue: KueueConfiguration = Field(
+        default_factory=KueueConfiguration,
+        description="R49: the cluster's Kueue configuration as it runs (fair sharing); taugen writes "
+        "none, and this must match Kueue's own; absent: Kueue's defaults",
+    )
     scheduler: Literal["kueue"] = Field(
         default="kueue", description="kueue (SPEC §3, the default) or kai (SPEC §8)"
     )
@@ -57,6 +114,17 @@ class KueueCluster(Cluster):
     @property
     def extra_resources(self) -> tuple[str, ...]:
         return tuple(self.extraResources)
+
+    @property
+    def fair_sharing(self) -> FairSharingConfig | None:
+        """R49: Kueue's fair sharing when the cluster's Kueue runs with it, else None."""
+        found = self.kueue.fairSharing
+        return found if found is not None and found.enable else None
+
+    @property
+    def weights_apply(self) -> bool:
+        """T2's fairSharing.weight counts only when Kueue runs with fair sharing (R49)."""
+        return self.fair_sharing is not None
 
     @model_validator(mode="before")
     @classmethod

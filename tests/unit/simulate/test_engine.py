@@ -121,3 +121,18 @@ def test_a_resource_the_queue_does_not_cover_keeps_the_run_pending() -> None:
         result.runs[0].reason
         == "quota: example.com/fpga is not covered by the ClusterQueue (flavor taugrid-h200)"
     )
+
+
+def test_cycles_stop_after_the_limit_and_name_the_runs_left_queued() -> None:
+    """R52: one ClusterQueue, one head a cycle; with --cycles 1 the second run is never reached."""
+    runs = [run("a"), run("b", created="2026-11-29T11:00:00Z")]
+    limited = simulate(cluster([node("x1"), node("x2")], runs), cycles=1)
+    stopped = "not reached: the simulation stopped after 1 scheduling cycle(s)"
+    assert limited.runs == (
+        RunResult(KEY + "a", "admitted", "taugrid-h200", ranks=("x1",)),
+        RunResult(KEY + "b", "pending", "taugrid-h200", stopped),
+    )
+    assert (limited.cycles, limited.limit, limited.cut_off) == (1, 1, (KEY + "b",))
+    whole = simulate(cluster([node("x1"), node("x2")], runs))
+    assert (whole.cycles, whole.limit, whole.cut_off) == (2, None, ())
+    assert [r.status for r in whole.runs] == ["admitted", "admitted"]

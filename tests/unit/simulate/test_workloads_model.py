@@ -68,3 +68,49 @@ def test_mistakes_are_reported_with_positions(tmp_path: Path, doc: dict[str, obj
     rendered = [p.render() for p in err.value.problems]
     assert len(rendered) == 1 and expected in rendered[0], rendered
     assert err.value.problems[0].line > 1
+
+
+def test_timestamps_are_rfc3339_with_a_year_of_at_least_one(tmp_path: Path) -> None:
+    """R52: every WorkloadSet time (createdAt, admitted.at) is refused at its position unless it
+    is RFC 3339 with a year of at least 1 whose UTC time Python can hold; every one is reported."""
+    runs = [
+        _run(metadata={"name": "unix", "namespace": "team-a"}, createdAt=1700000000),
+        _run(metadata={"name": "space", "namespace": "team-a"}, createdAt="2026-11-29 10:00:00Z"),
+        _run(metadata={"name": "zero", "namespace": "team-a"}, createdAt="0000-01-01T00:00:00Z"),
+        _run(metadata={"name": "east", "namespace": "team-a"}, createdAt="0001-01-01T00:00:00+01:00"),
+        _run(
+            metadata={"name": "plan", "namespace": "team-a"},
+            admitted={"ranks": {"0": "x1"}, "at": "2026-11-29T10:00Z"},
+        ),
+        _run(metadata={"name": "old", "namespace": "team-a"}, createdAt="0999-11-29T09:00:00Z"),
+    ]
+    path = write_yaml(tmp_path / "set.yaml", {"kind": "WorkloadSet", "runs": runs})
+    with pytest.raises(InputError) as err:
+        load_workloads(path)
+    lines = path.read_text().splitlines()
+    hint = 'write an RFC 3339 time in quotes, e.g. "2026-11-28T12:00:00Z"'
+    form = "is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss, a fraction, then Z or ±hh:mm)"
+    assert [(p.line, p.col, p.rule, p.message, p.hint) for p in err.value.problems] == [
+        (_line(lines, "1700000000"), 14, "R52", f"runs.0.createdAt: 1700000000 {form}", hint),
+        (_line(lines, "2026-11-29 10"), 14, "R52", f"runs.1.createdAt: '2026-11-29 10:00:00Z' {form}", hint),
+        (
+            _line(lines, "0000-01-01"),
+            14,
+            "R52",
+            "runs.2.createdAt: '0000-01-01T00:00:00Z' has year 0: RFC 3339 years here start at 1",
+            hint,
+        ),
+        (
+            _line(lines, "0001-01-01"),
+            14,
+            "R52",
+            "runs.3.createdAt: 0001-01-01T00:00:00+01:00 is outside years 1 to 9999 once converted to UTC",
+            hint,
+        ),
+        (_line(lines, "10:00Z"), 9, "R52", f"runs.4.admitted.at: '2026-11-29T10:00Z' {form}", hint),
+    ]
+
+
+def _line(lines: list[str], text: str) -> int:
+    (found,) = [i for i, line in enumerate(lines, 1) if text in line]
+    return found
