@@ -12,7 +12,7 @@ from taugen.compile.manifest import Manifest, annotate, object_
 from taugen.compile.quota import ClassQuota
 from taugen.core.errors import InputError, Problem
 from taugen.load.profiles import LoadedProfile
-from taugen.models.profile import ProfileTopology
+from taugen.models.profile import LevelRequest, ProfileTopology, Topology
 from taugen.models.tiers import Tiers, class_name
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.resolve.labels import ACCELERATOR_DOMAIN, HOSTNAME, NETWORK_DOMAIN, SITE
@@ -61,7 +61,9 @@ def _entry(
     cluster: ResolvedCluster, loaded: LoadedProfile, by_class: dict[str, ClassQuota]
 ) -> dict[str, Any]:
     policy = loaded.profile.policy
-    reason = not_ready_reason(cluster.name, policy.gpu_class, by_class)
+    reason = not_ready_reason(cluster.name, policy.gpu_class, by_class) or _undeclared(
+        cluster, policy.topology
+    )
     entry: dict[str, Any] = {
         "name": loaded.profile.metadata.name,
         "policy": policy.model_dump(mode="json"),
@@ -88,6 +90,14 @@ def not_ready_reason(cluster: str, gpu_class: str | None, by_class: Mapping[str,
     if quota.slots == 0:
         return f"gpu-class {gpu_class} has no Ready node in cluster {cluster}"
     return None
+
+
+def _undeclared(cluster: ResolvedCluster, topology: Topology) -> str | None:
+    """R43: a profile naming a level this cluster does not declare is not ready here."""
+    if not isinstance(topology, LevelRequest) or cluster.levels.label_of(topology.name) is not None:
+        return None
+    declared = ", ".join(cluster.levels.declared) or "none"
+    return f"cluster {cluster.name} declares no topology level {topology.name} (its levels: {declared})"
 
 
 def _check_classes(cluster: ResolvedCluster, profiles: Sequence[LoadedProfile]) -> None:

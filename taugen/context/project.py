@@ -34,11 +34,7 @@ def pick_cluster(loaded: LoadedProject, name: str | None, named_at: Position | N
             return clusters[0]
         where = named_at or loaded.doc.at(["clusters"])
         message = f"the project has {len(clusters)} clusters"
-        hint = (
-            f"add `cluster:` with one of {known}, or pass --cluster"
-            if named_at
-            else f"pass --cluster with one of: {known}"
-        )
+        hint = f"add `cluster:` with one of {known}" if named_at else f"pass --cluster with one of: {known}"
         raise InputError([where.problem(RULE, message, hint)])
     found = [c for c in clusters if c.name == name]
     if found:

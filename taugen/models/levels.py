@@ -44,7 +44,7 @@ class LevelSet(StrictModel):
 _AWS = "topology.k8s.aws/network-node-layer-"
 _NVIDIA = "network.topology.nvidia.com/"
 _GKE = "cloud.google.com/gce-topology-"
-# The providers' documentation each preset comes from is named in docs/inventory.md.
+# The providers' documentation each preset comes from: docs/platforms.md ("Topology levels").
 LEVEL_PRESETS: Mapping[LevelPreset, LevelSet] = {
     "eks": LevelSet(  # EC2 instance topology: layer 1 the farthest, layer 3 the nodes' own switch
         levels=[DeclaredLevel(name=f"layer-{n}", label=f"{_AWS}{n}") for n in (1, 2, 3)],

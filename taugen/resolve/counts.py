@@ -65,16 +65,16 @@ def level_value(node: ResolvedNode, label: str) -> str:
 
 
 def count_domains(nodes: Iterable[ResolvedNode], levels: Levels = CONTRACT_LEVELS) -> list[DomainCount]:
-    """Every domain of the GPU nodes given, level by level (broad first), then by path: §2's
-    levels, then each level the cluster declares (R42), its path the Topology's down to it."""
-    paths = dict(PATHS)
+    """Every domain of the GPU nodes given, level by level (broad first), then by path. With
+    declared levels (R42) the levels are the Topology's, each domain's path the Topology's down
+    to it, as Kueue names it; a node without a declared level's label is in none (levels.missing)."""
+    paths: dict[str, tuple[str, ...]] = dict(PATHS)
+    if levels.declared:
+        paths = {label: levels.labels[: i + 1] for i, label in enumerate(levels.labels[:-1])}
     names = {label: name for name, label in levels.levels if name in levels.declared}
-    for index, label in enumerate(levels.labels[:-1]):
-        if label not in COMPUTED:
-            paths[label] = levels.labels[: index + 1]
     totals: dict[tuple[str, tuple[str, ...]], list[int]] = defaultdict(lambda: [0, 0, 0])
     for node in nodes:
-        if node.gpu_class is None:
+        if node.gpu_class is None or levels.missing(node.facts.labels):
             continue  # R17: only nodes with a gpu-class are in the topology
         for level, keys in paths.items():
             counts = totals[(level, tuple(level_value(node, k) for k in keys))]

@@ -50,6 +50,17 @@ class Levels:
     def labels(self) -> tuple[str, ...]:
         return tuple(label for _, label in self.levels)
 
+    @property
+    def own_labels(self) -> tuple[str, ...]:
+        """The declared levels' labels: the nodes' own, which taugen does not write (R42)."""
+        return tuple(label for name, label in self.levels if name in self.declared)
+
+    def missing(self, labels: Mapping[str, str]) -> tuple[str, ...]:
+        """The declared levels' labels a node lacks. Kueue leaves such a node out of
+        topology-aware scheduling altogether (v0.19.2 pkg/util/tas/node.go NodeMatchesFlavor:
+        a node must carry every level's label), though its GPUs still count as quota."""
+        return tuple(label for label in self.own_labels if label not in labels)
+
     def name_of(self, label: str) -> str:
         return next(name for name, found in self.levels if found == label)
 

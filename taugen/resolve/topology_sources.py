@@ -1,12 +1,13 @@
 """R46 (issue 34): a topologyLabels preset or key, or a declared level's label (R42), that no
 GPU node of a class carries.
 
-Each such node then becomes its own domain (R14), or, at a declared level, every such node
-shares the one domain "" Kueue reads a missing label as; the build would say nothing. The
-warning names the class, the labels looked for, the labels those nodes do carry, and what to
-write. Only a cluster that sets `topologyLabels` is checked for those (the default is what
-taugen reads when nothing is said); a declared level whose every node of a class is its own
-domain is said too: a run requiring it fits on one node."""
+Each such node then becomes its own domain (R14), or, at a declared level, Kueue leaves it out
+of topology-aware scheduling (a node must carry every level's label, and so must each node
+that alone lacks it); the build would say nothing. The warning names the class, the labels
+looked for, the labels those nodes do carry, and what to write. Only a cluster that sets
+`topologyLabels` is checked for those (the default is what taugen reads when nothing is said);
+a declared level whose every node of a class is its own domain is said too: a run requiring it
+fits on one node."""
 
 from __future__ import annotations
 
@@ -66,6 +67,8 @@ def _level_warnings(cluster: Cluster, by_class: dict[str, list[NodeFacts]]) -> l
             values = [node.labels.get(level.label) for node in nodes]
             if all(v is None for v in values):
                 found.append(_missing_level(cluster, gpu_class, nodes, level.name, level.label))
+            elif None in values:
+                found.append(_some_lack(cluster, gpu_class, nodes, level.name, level.label))
             elif len(nodes) > 1 and len(set(values)) == len(nodes):
                 message = (
                     f"cluster {cluster.name}: each of the {len(nodes)} {gpu_class} nodes is its own "
@@ -82,9 +85,26 @@ def _missing_level(
     first = min(nodes, key=lambda n: n.name)
     message = (
         f"cluster {cluster.name}: no {gpu_class} node carries level {name}'s label {label}: Kueue "
-        f'reads each as the one {name} domain "", all of them together'
+        "leaves every one of them out of topology-aware scheduling"
     )
     hint = f"{_carry(gpu_class, nodes)}; set the level's label to the one that names the {name}"
+    return first.at("labels").problem("R46", message, hint).as_warning()
+
+
+def _some_lack(cluster: Cluster, gpu_class: str, nodes: list[NodeFacts], name: str, label: str) -> Problem:
+    """Kueue leaves a node without any level's label out of its topology (v0.19.2
+    pkg/util/tas/node.go NodeMatchesFlavor): no topology-aware run lands on it."""
+    lacking = sorted(n.name for n in nodes if label not in n.labels)
+    first = min((n for n in nodes if label not in n.labels), key=lambda n: n.name)
+    shown = ", ".join(lacking[:_SHOWN]) + (
+        f" and {len(lacking) - _SHOWN} more" if len(lacking) > _SHOWN else ""
+    )
+    they = "it" if len(lacking) == 1 else "them"
+    message = (
+        f"cluster {cluster.name}: {len(lacking)} of the {len(nodes)} {gpu_class} nodes lack level {name}'s "
+        f"label {label} ({shown}): Kueue leaves {they} out of topology-aware scheduling"
+    )
+    hint = f"label {they} with {label}, or expect no run on {they} (their GPUs still count as quota)"
     return first.at("labels").problem("R46", message, hint).as_warning()
 
 

@@ -151,8 +151,7 @@ def test_run_must_name_a_cluster_when_the_project_has_several(tmp_path: Path) ->
         "cluster",  # issue 18: one picker, one rule id
         "the project has 6 clusters",
         "add `cluster:` with one of eastus-prod, westus3-dev, westus2-dev, fleet-hub, northeurope-kai, "
-        "uswest2-eks, "
-        "or pass --cluster",
+        "uswest2-eks",
     )
 
 

@@ -8,11 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from taugen.commands.preflight.check import preflight
+from taugen.context.session import open_project
 from taugen.engines.runs.render import render
 from taugen.engines.runs.resolution import RunContext
 from taugen.models.levels import ClusterTopology
+from taugen.resolve.counts import count_domains
 from taugen.resolve.labels import LEVELS
 from taugen.resolve.levels import CONTRACT_LEVELS, levels_of
 from tests.support.helpers import gpu_node, inventory
@@ -235,8 +238,8 @@ def test_r46_a_declared_level_no_node_of_a_class_carries_is_a_warning(tmp_path: 
     assert [(w.rule, w.message, w.hint) for w in result.warnings if w.rule == "R46"] == [
         (
             "R46",
-            "cluster c1: no h200-141gb node carries level hall's label dc.example.org/hall: Kueue reads "
-            'each as the one hall domain "", all of them together',
+            "cluster c1: no h200-141gb node carries level hall's label dc.example.org/hall: Kueue leaves "
+            "every one of them out of topology-aware scheduling",
             f"the h200-141gb nodes carry {RACK}, {ROW}; set the level's label to the one that names the hall",
         )
     ]
@@ -255,3 +258,68 @@ def test_r46_a_declared_level_of_one_domain_per_node_is_a_warning(tmp_path: Path
             "requiring rack fits on one node",
         )
     ]
+
+
+def _with_unracked(tmp_path: Path) -> Path:
+    nodes = [*_nodes(), gpu_node("h200-e0", labels={ROW: "r2"})]  # no rack label
+    profiles = write_profiles(
+        tmp_path, profile("h200", gpu_class="h200-141gb"), profile("racked", "h200-141gb")
+    )
+    project = write_project(tmp_path, inventory(nodes), topology=OWN, profiles=profiles)
+    return project
+
+
+def test_r46_nodes_without_a_declared_label_are_named_kueue_leaves_them_out(tmp_path: Path) -> None:
+    result = run_build(_with_unracked(tmp_path))
+    assert [(w.rule, w.message) for w in result.warnings if w.rule == "R46"] == [
+        (
+            "R46",
+            f"cluster c1: 1 of the 7 h200-141gb nodes lack level rack's label {RACK} (h200-e0): Kueue "
+            "leaves it out of topology-aware scheduling",
+        )
+    ]
+
+
+def test_r42_preflight_leaves_out_a_node_kueue_leaves_out_and_says_so(tmp_path: Path) -> None:
+    project = _with_unracked(tmp_path)
+    run_build(project)
+    fits = preflight(
+        context_of(project, run_doc("h200", workers=4, policy={"topology": {"required": "row"}}))
+    )
+    (topology,) = [c for c in fits.checks if c.id == "topology"]
+    assert (fits.eligible, topology.message) == (
+        True,
+        f"{ROW}: best domain r1 holds 4 ranks on 4 Ready nodes; headroom 0 "
+        f"(1 without every level label ({ROW}, {RACK}), left out as Kueue leaves them)",
+    )
+
+
+def test_r42_inventory_counts_the_topologys_levels_in_its_order(tmp_path: Path) -> None:
+    project = _with_unracked(tmp_path)
+    view = open_project(project).one(None)
+    found = [
+        (d.shown_level, d.name, d.hosts) for d in count_domains(view.resolved.nodes, view.resolved.levels)
+    ]
+    assert found[:6] == [
+        ("site", "eastus", 6),  # h200-e0 is in no domain: Kueue's topology leaves it out
+        ("row", "eastus/r1", 4),
+        ("row", "eastus/r2", 2),
+        ("rack", "eastus/r1/a", 2),
+        ("rack", "eastus/r1/b", 2),
+        ("rack", "eastus/r2/c", 2),
+    ]
+    assert [level for level, _, _ in found[6:]] == ["network-domain"] * 6 + ["accelerator-domain"] * 6
+
+
+def test_r43_a_profile_naming_a_level_the_cluster_lacks_is_not_ready_there(tmp_path: Path) -> None:
+    racked = profile("racked", "h200-141gb")
+    racked["policy"]["topology"] = {"required": "rack"}
+    profiles = write_profiles(tmp_path, racked)
+    run_build(write_project(tmp_path, inventory(_nodes()), profiles=profiles))  # no levels declared
+    catalog = objects(tmp_path)["ConfigMap/kueue-system/taugen-profile-catalog"]
+    (entry,) = yaml.safe_load(catalog["data"]["profiles.yaml"])["profiles"]
+    assert (entry["ready"], entry["reason"], entry["topologyLevel"]) == (
+        False,
+        "cluster c1 declares no topology level rack (its levels: none)",
+        None,
+    )

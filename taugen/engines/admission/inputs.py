@@ -31,7 +31,7 @@ from taugen.models.run import Workload
 from taugen.models.workloads import RunningPod as RunningPodDoc
 from taugen.resolve.cluster import ResolvedNode
 from taugen.resolve.domains import hostname_of
-from taugen.resolve.labels import COMPUTED, GPU_CLASS, LEVELS
+from taugen.resolve.labels import COMPUTED, GPU_CLASS, HOSTNAME, LEVELS
 from taugen.schedulers.kueue.compiled import queue_of, sim_cohorts, sim_queues
 from taugen.schedulers.kueue.flavors import CPU_FLAVOR
 from taugen.schedulers.kueue.model import KueueCluster
@@ -118,6 +118,8 @@ def _node(
     if flavor is not None and slots:
         allocatable.setdefault(SLOT, 1)  # R27, G4: one torchrun-host-slot per GPU node
     taints, every = node_taints(node), node_labels(node, labels)
+    if any(lv not in COMPUTED and lv != HOSTNAME and lv not in every for lv in levels):
+        flavor = None  # R42: without a declared level's label, outside Kueue's topology (levels.missing)
     # taugen's topology labels as the tree has them; a declared level's as the node has it (R42)
     values = [(labels if level in COMPUTED else every).get(level, "") for level in levels[:-1]]
     path = (*values, hostname_of(node.facts))

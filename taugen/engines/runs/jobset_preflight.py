@@ -23,7 +23,7 @@ def fit_pod_sets(context: RunContext) -> tuple[Check, PodSet | None]:
     """The check, and the pod set that found no domain (None when every one did)."""
     admits = node_filter(context)
     nodes = [n for n in context.state.resolved.nodes if n.gpu_class == context.policy.gpu_class and n.ready]
-    nodes = [n for n in nodes if admits(n)]
+    nodes = [n for n in nodes if admits(n) and not context.levels.missing(n.facts.labels)]  # R42
     free: Free = {n.name: dict(n.facts.allocatable) for n in nodes}
     parts: list[str] = []
     for pod_set in context.pod_sets:

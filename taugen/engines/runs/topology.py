@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from taugen.core.quantity import Quantity
 from taugen.engines.runs.capacity import CapacityDomain, best_fit, domains, largest, wider_levels
@@ -22,8 +22,21 @@ class TopologyFit:
 
 
 def fit_topology(context: RunContext, request: dict[str, Quantity]) -> TopologyFit:
+    """The best-fit domain; nodes without a declared level's label are left out, as Kueue leaves
+    them (R42, levels.missing), and the message says how many."""
+    members = [n for n in context.state.resolved.nodes if n.gpu_class == context.policy.gpu_class]
+    nodes = [n for n in members if not context.levels.missing(n.facts.labels)]
+    found = _fit(context, nodes, request)
+    dropped = len(members) - len(nodes)
+    if not dropped:
+        return found
+    labels = ", ".join(context.levels.own_labels)
+    note = f" ({dropped} without every level label ({labels}), left out as Kueue leaves them)"
+    return replace(found, message=found.message + note)
+
+
+def _fit(context: RunContext, nodes: list[ResolvedNode], request: dict[str, Quantity]) -> TopologyFit:
     gpu_class, workers, level = context.policy.gpu_class, context.group, context.level
-    nodes = [n for n in context.state.resolved.nodes if n.gpu_class == gpu_class]
     found = domains(
         nodes,
         level,
