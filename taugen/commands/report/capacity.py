@@ -5,16 +5,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from taugen.commands.report.model import ReportClassRow, TenantRow
+from taugen.compile.extra import ExtraMarks
 from taugen.compile.guarantee import Guarantees
 from taugen.compile.quota import ClassQuota, plan_quotas
 from taugen.models.project import Cluster
 from taugen.resolve.cluster import ResolvedCluster
 
 
-def class_rows(cluster: ResolvedCluster, high_water: Mapping[str, int] | None) -> tuple[ReportClassRow, ...]:
+def class_rows(
+    cluster: ResolvedCluster, high_water: Mapping[str, int] | None, extra_marks: ExtraMarks | None = None
+) -> tuple[ReportClassRow, ...]:
     """The quota a build would write now (never below the high-water mark without
-    --allow-quota-decrease), beside the mark itself; `high_water` None: no history yet (R35)."""
-    quotas, _ = plan_quotas(cluster, high_water or {}, allow_decrease=False)
+    --allow-quota-decrease), beside the mark itself; `high_water` None: no history yet (R35).
+    R44: with each extra resource's quota, kept by `extra_marks` as GPU quota by the mark."""
+    quotas, _ = plan_quotas(cluster, high_water or {}, allow_decrease=False, extra_marks=extra_marks)
     return tuple(
         ReportClassRow(
             q.gpu_class,
@@ -24,6 +28,7 @@ def class_rows(cluster: ResolvedCluster, high_water: Mapping[str, int] | None) -
             q.slots,
             q.nodes,
             q.nodes - q.slots,
+            tuple(q.extra.items()),
         )
         for q in quotas
     )

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from taugen.commands.report.model import ChangeRow, DiffView, Host, HostMark, Mark, RiskGroup
-from taugen.commands.report.topology import ghost
+from taugen.commands.report.topology import CONTRACT_PATH, ghost
 from taugen.engines.changes.engine import DiffResult, Entry
 from taugen.engines.changes.risks import CLASSES
 
@@ -27,12 +27,14 @@ def diff_view(result: DiffResult, cluster: str, only: bool) -> DiffView:
     )
 
 
-def removed_hosts(result: DiffResult, view: DiffView) -> list[Host]:
-    """Nodes the change removes, to draw where the base placed them."""
+def removed_hosts(
+    result: DiffResult, view: DiffView, levels: Sequence[tuple[str, str]] = CONTRACT_PATH
+) -> list[Host]:
+    """Nodes the change removes, to draw where the base placed them (at the tree's `levels`)."""
     found = []
     for change in result.changes:
         if change.ident.kind == "Node" and view.marks.get(change.ident.name) == HostMark("removed", ""):
-            host = ghost(change.ident.name, _labels(change.old))
+            host = ghost(change.ident.name, _labels(change.old), levels)
             found += [host] if host is not None else []
     return found
 

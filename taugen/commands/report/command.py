@@ -11,7 +11,7 @@ from taugen.commands.report.changes import diff_view, removed_hosts
 from taugen.commands.report.model import ClusterSection, SimulationView
 from taugen.commands.report.page import page
 from taugen.commands.report.simulation import simulate_view
-from taugen.commands.report.topology import hosts_of, tree
+from taugen.commands.report.topology import hosts_of, outside_of, path_levels, tree
 from taugen.context.cluster import ClusterView, PlanOptions
 from taugen.context.session import ProjectContext, open_project
 from taugen.core.errors import TaugenError
@@ -83,19 +83,28 @@ def _view(
     only: bool,
 ) -> ClusterSection:
     resolved = cluster.resolved
-    hosts = hosts_of(resolved, project.tree(cluster.cluster).advertises_slot())
+    slots = project.tree(cluster.cluster).advertises_slot()
+    hosts = hosts_of(resolved, slots)
+    levels = path_levels(resolved.levels)  # R42: the Topology's, top to bottom, above the host
     view = diff_view(changes, cluster.name, only) if changes else None
-    ghosts = removed_hosts(changes, view) if changes and view else []
+    ghosts = removed_hosts(changes, view, levels) if changes and view else []
     simulation = simulated[1] if simulated and simulated[0] == cluster.name else None
+    known = cluster.history.known
     return ClusterSection(
         cluster.name,
         utc_text(resolved.observed_at),
-        tree([*hosts, *ghosts]),
-        class_rows(resolved, cluster.high_water if cluster.history.known else None),
+        tree([*hosts, *ghosts], levels),
+        class_rows(
+            resolved,
+            cluster.high_water if known else None,
+            cluster.history.extra_marks if known else None,
+        ),
         sum(n.gpu_class is None for n in resolved.nodes),
         view,
         simulation,
         tenants=tenant_rows(cluster.cluster, cluster.quotas, cluster.guarantees),
+        levels=levels if resolved.levels.declared else (),
+        outside=tuple(outside_of(resolved, slots)),
     )
 
 

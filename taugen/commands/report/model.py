@@ -11,8 +11,6 @@ from typing import Literal
 from taugen.engines.admission.model import Status
 from taugen.engines.changes.changes import ObjectAction
 
-Level = Literal["site", "network-domain", "accelerator-domain"]
-LEVELS: tuple[Level, ...] = ("site", "network-domain", "accelerator-domain")
 Mark = Literal["added", "removed", "moved", "changed"]
 
 
@@ -38,10 +36,10 @@ class Stats:
 
 @dataclass(frozen=True)
 class ReportDomain:
-    level: Level
+    level: str  # the level's name: §2's (site, network-domain, accelerator-domain) or a declared one (R42)
     name: str
-    children: tuple[ReportDomain, ...] = ()  # the next level down; none at the accelerator level
-    hosts: tuple[Host, ...] = ()  # the accelerator level only, sorted by name
+    children: tuple[ReportDomain, ...] = ()  # the next level down; none at the level above the hosts
+    hosts: tuple[Host, ...] = ()  # the level above the hosts only, sorted by name
 
     def all_hosts(self) -> Iterator[Host]:
         yield from self.hosts
@@ -70,6 +68,15 @@ class ReportClassRow:
     ready_slots: int  # R27
     nodes: int
     not_ready: int
+    extra: tuple[tuple[str, int], ...] = ()  # R44: each extra resource's nominal quota, in order
+
+
+@dataclass(frozen=True)
+class OutsideHost:
+    """A GPU node without a declared level's label: Kueue leaves it out of its topology (R42)."""
+
+    host: Host
+    missing: tuple[str, ...]  # the declared levels' labels it lacks
 
 
 @dataclass(frozen=True)
@@ -145,3 +152,7 @@ class ClusterSection:
     simulation: SimulationView | None = None
     warnings: tuple[str, ...] = field(default=())
     tenants: tuple[TenantRow, ...] = ()  # §10: cohort clusters only
+    # R42: the Topology's levels above the host, (name, label), when the cluster declares levels;
+    # () for §2's three (site, network-domain, accelerator-domain), drawn as before
+    levels: tuple[tuple[str, str], ...] = ()
+    outside: tuple[OutsideHost, ...] = ()  # R42: GPU nodes Kueue's topology leaves out

@@ -11,7 +11,7 @@ from importlib.resources import files
 from taugen.commands.report.model import ClusterSection
 from taugen.commands.report.overlays import diff_section, simulation_section
 from taugen.commands.report.payload import cluster_data, script_json
-from taugen.commands.report.tables import class_table, domain_table, host_table, tenant_table
+from taugen.commands.report.tables import class_table, domain_table, host_table, outside_table, tenant_table
 from taugen.core.placeholders import fill
 
 OPEN_UP_TO = 200  # hosts: a larger cluster's tables start folded (still found by text search)
@@ -38,6 +38,7 @@ def _section(view: ClusterSection) -> str:
     total = sum(s.stats.hosts for s in view.sites)
     meta = f"inventory observed at {escape(view.observed_at)}; {total:,} GPU hosts"
     meta += f", {view.cpu_nodes:,} nodes without a gpu-class (outside the topology)" if view.cpu_nodes else ""
+    meta += _levels_meta(view)
     opened = " open" if total <= OPEN_UP_TO else ""
     overlays = (diff_section(view.diff) if view.diff else "") + (
         simulation_section(view.simulation) if view.simulation else ""
@@ -55,10 +56,25 @@ slots and labels.</p></aside>
 <div class="tip" hidden></div>
 </div>
 <noscript><p>The drawing needs JavaScript; the tables below hold everything it shows.</p></noscript>
-{class_table(view)}{tenant_table(view)}
+{class_table(view)}{tenant_table(view)}{outside_table(view)}
 {overlays}
 <details class="tables"{opened}><summary>Domains and hosts, as tables</summary>
 {domain_table(view)}
 {host_table(view)}
 </details>
 </section>"""
+
+
+def _levels_meta(view: ClusterSection) -> str:
+    """R42: a cluster that declares levels names its tree's levels, and the GPU nodes outside it."""
+    if not view.levels:
+        return ""
+    names = " > ".join((*(name for name, _ in view.levels), "host"))
+    text = f"; levels {escape(names)}"
+    if view.outside:
+        count = len(view.outside)
+        text += (
+            f"; {count:,} GPU node{'s' if count != 1 else ''} without a declared level's label, outside "
+            "the topology (listed below)"
+        )
+    return text

@@ -3,7 +3,9 @@
 Hosts are arrays `[name, class index, GPUs, ready 0/1, label set index]`; a domain is
 `[name, children or hosts]`, with name 0 for a singleton domain of its only host (R14:
 `singleton-<hostname>`), which is most domains of a large fleet. Labels other than the
-topology levels are interned: a fleet has few distinct sets.
+topology levels are interned: a fleet has few distinct sets. A cluster that declares its levels
+(R42) also has `levels`, `[name, label]` per level above the host, top to bottom (without it the
+page draws §2's site, network-domain, accelerator-domain).
 """
 
 from __future__ import annotations
@@ -13,20 +15,19 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from taugen.commands.report.model import ClusterSection, Host, ReportDomain
-from taugen.resolve.labels import ACCELERATOR_DOMAIN, NETWORK_DOMAIN, SITE
-
-_PATH_LABELS = (SITE, NETWORK_DOMAIN, ACCELERATOR_DOMAIN)
+from taugen.commands.report.topology import CONTRACT_PATH
 
 
 class _Encoder:
     """Hosts and domains as arrays; label sets interned as they are met."""
 
-    def __init__(self, classes: list[str]) -> None:
+    def __init__(self, classes: list[str], path_labels: tuple[str, ...]) -> None:
         self.class_index = {name: i for i, name in enumerate(classes)}
+        self.path_labels = path_labels  # the levels' labels: the page reads them from the path
         self.sets: dict[tuple[tuple[str, str], ...], int] = {}
 
     def host(self, host: Host) -> list[Any]:
-        labels = tuple((k, v) for k, v in host.labels.items() if k not in _PATH_LABELS)
+        labels = tuple((k, v) for k, v in host.labels.items() if k not in self.path_labels)
         label_set = self.sets.setdefault(labels, len(self.sets))
         return [host.name, self.class_index[host.gpu_class], host.gpus, int(host.ready), label_set]
 
@@ -41,11 +42,12 @@ class _Encoder:
 def cluster_data(view: ClusterSection) -> dict[str, Any]:
     hosts = [h for site in view.sites for h in site.all_hosts()]
     classes = sorted({c.gpu_class for c in view.classes} | {h.gpu_class for h in hosts})
-    encoder = _Encoder(classes)
+    encoder = _Encoder(classes, tuple(label for _, label in view.levels or CONTRACT_PATH))
     sites = [encoder.domain(s) for s in view.sites]
     runs = view.simulation.runs if view.simulation else ()
     return {
         "name": view.name,
+        **({"levels": [list(level) for level in view.levels]} if view.levels else {}),
         "classes": classes,
         "typical": _typical(hosts, encoder.class_index),
         "sets": [dict(labels) for labels in encoder.sets],

@@ -9,8 +9,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from html import escape
 
 from taugen.commands.report.model import ClusterSection, Host, HostMark, ReportDomain
+from taugen.commands.report.topology import CONTRACT_PATH
 
 TABLE_ROWS = 2000
+# §2's levels as the host table heads them; a declared level (R42) goes by its own name
+_HEADS = {"site": "site", "network-domain": "network domain", "accelerator-domain": "accelerator domain"}
 
 
 def table(
@@ -36,7 +39,7 @@ def _cell(value: object) -> str:
 
 
 def class_table(view: ClusterSection) -> str:
-    head = (
+    head: tuple[str, ...] = (
         "gpu-class",
         "GPU quota",
         "high-water mark",
@@ -45,6 +48,7 @@ def class_table(view: ClusterSection) -> str:
         "nodes",
         "not Ready",
     )
+    extra = any(c.extra for c in view.classes)  # R44: one more column, only where there is quota
     rows = [
         (
             c.gpu_class,
@@ -54,9 +58,12 @@ def class_table(view: ClusterSection) -> str:
             c.ready_slots,
             c.nodes,
             c.not_ready,
+            *([", ".join(f"{r} {q:,}" for r, q in c.extra) or "—"] if extra else []),
         )
         for c in view.classes
     ]
+    if extra:
+        head = (*head, "extra quota (R44)")
     return table(
         "classes", "Per gpu-class capacity (R26 quota, lock high-water mark, R27 Ready slots)", head, rows
     )
@@ -87,31 +94,45 @@ def _domain_rows(domains: Sequence[ReportDomain], path: tuple[str, ...]) -> Iter
 
 
 def host_table(view: ClusterSection) -> str:
+    """One row per host, with its domain at each level (the cluster's levels, R42)."""
     placed = _placements(view)
     marks: Mapping[str, HostMark] = view.diff.marks if view.diff else {}
-    rows = []
-    for site in view.sites:
-        for network in site.children:
-            for rack in network.children:
-                rows += [
-                    _host_row(h, (site.name, network.name, rack.name), marks, placed) for h in rack.hosts
-                ]
-    head = (
-        "host",
-        "gpu-class",
-        "GPUs",
-        "Ready",
-        "site",
-        "network domain",
-        "accelerator domain",
-        "change",
-        "runs",
-    )
+    rows = [_host_row(h, path, marks, placed) for path, h in _leaves(view.sites, ())]
+    levels = tuple(_HEADS.get(name, name) for name, _ in view.levels or CONTRACT_PATH)
+    head = ("host", "gpu-class", "GPUs", "Ready", *levels, "change", "runs")
     return table("hosts", "Hosts", head, rows[:TABLE_ROWS], len(rows))
 
 
+def outside_table(view: ClusterSection) -> str:
+    """R42: GPU nodes without a declared level's label, which Kueue's topology leaves out (their
+    GPUs still count as quota); nothing when there are none (a page without levels is as it was)."""
+    if not view.outside:
+        return ""
+    rows = [
+        (
+            o.host.name,
+            o.host.gpu_class,
+            o.host.gpus,
+            "Ready" if o.host.ready else "not Ready",
+            ", ".join(o.missing),
+        )
+        for o in view.outside
+    ]
+    caption = (
+        "Outside the topology: GPU nodes without a declared level's label, which Kueue leaves out of "
+        "topology-aware scheduling (R42); their GPUs count as quota"
+    )
+    return table("outside", caption, ("host", "gpu-class", "GPUs", "Ready", "lacks"), rows)
+
+
+def _leaves(domains: Sequence[ReportDomain], path: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], Host]]:
+    for d in domains:
+        yield from (((*path, d.name), h) for h in d.hosts)
+        yield from _leaves(d.children, (*path, d.name))
+
+
 def _host_row(
-    host: Host, path: tuple[str, str, str], marks: Mapping[str, HostMark], placed: dict[str, list[str]]
+    host: Host, path: tuple[str, ...], marks: Mapping[str, HostMark], placed: dict[str, list[str]]
 ) -> tuple[object, ...]:
     mark = marks.get(host.name)
     change = f"{mark.mark}: {mark.detail}" if mark and mark.detail else (mark.mark if mark else "")
