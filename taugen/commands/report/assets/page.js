@@ -1,6 +1,7 @@
 // taugen report: draws each cluster's topology as a zoomable icicle. Written for this page; no library.
 (function () {
   'use strict';
+  // §2's levels; a cluster that declares its own (R42) sends its Topology's as `levels`, [name, label] each
   var LEVELS = ['site', 'network-domain', 'accelerator-domain', 'host'];
   var LABELS = ['tau.azure.com/site', 'tau.azure.com/network-domain', 'tau.azure.com/accelerator-domain'];
   var PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#b07aa1', '#e15759', '#76b7b2', '#9c755f', '#edc948',
@@ -33,8 +34,9 @@
 
   function decode(c) {
     var byName = new Map(), shared = {}, EMPTY = [], K = c.classes.length, NONE = zeros(K);
+    var D = c.levels ? c.levels.length : LABELS.length;  // domain levels above the hosts
     function host(h, parent) {
-      var n = new Node(h[0], 3, parent), mark = c.marks[h[0]], ghost = mark !== undefined && mark[0] === 'removed';
+      var n = new Node(h[0], D, parent), mark = c.marks[h[0]], ghost = mark !== undefined && mark[0] === 'removed';
       n.h = { cls: h[1], gpus: h[2], ready: h[3] === 1, set: h[4], mark: mark ? mark[0] : '',
         detail: mark ? mark[1] : '', runs: EMPTY };
       if (ghost) { n.weight = c.typical[h[1]] || 1; n.cls = NONE; }
@@ -61,7 +63,7 @@
     function domain(d, level, parent) {
       var n = new Node(d[0], level, parent), list = d[1], i;
       n.kids = new Array(list.length);
-      for (i = 0; i < list.length; i++) n.kids[i] = level === 2 ? host(list[i], n) : domain(list[i], level + 1, n);
+      for (i = 0; i < list.length; i++) n.kids[i] = level === D - 1 ? host(list[i], n) : domain(list[i], level + 1, n);
       if (n.name === 0) n.name = 'singleton-' + n.kids[0].name;
       total(n);
       return n;
@@ -81,17 +83,18 @@
     });
     return {
       root: root,
+      depth: D,
       host: function (name) { return byName.get(name); },
-      domain: function (name) { return find(root, name); }
+      domain: function (name) { return find(root, name, D); }
     };
   }
 
-  function find(root, name) {  // a domain by name, broad levels first
+  function find(root, name, depth) {  // a domain by name, broad levels first
     var queue = root.kids.slice();
     for (var i = 0; i < queue.length; i++) {
       var n = queue[i];
       if (n.name === name) return n;
-      if (n.level < 2) for (var j = 0; j < n.kids.length; j++) queue.push(n.kids[j]);
+      if (n.level < depth - 1) for (var j = 0; j < n.kids.length; j++) queue.push(n.kids[j]);
     }
     return null;
   }
@@ -113,6 +116,8 @@
   function Viz(section, cluster) {
     this.c = cluster;
     this.t = decode(cluster);
+    this.L = cluster.levels ? cluster.levels.map(function (l) { return l[0]; }).concat(['host']) : LEVELS;
+    this.K = cluster.levels ? cluster.levels.map(function (l) { return l[1]; }) : LABELS;
     this.box = section.querySelector('.icicle');
     this.panel = section.querySelector('.panel');
     this.crumbs = section.querySelector('.crumbs');
@@ -225,10 +230,10 @@
 
   Viz.prototype.summary = function (n) {
     if (n.agg) {
-      return '+' + fmt(n.count) + ' more ' + LEVELS[n.level] + (n.count > 1 ? 's' : '') + ': ' + fmt(n.hosts) +
+      return '+' + fmt(n.count) + ' more ' + this.L[n.level] + (n.count > 1 ? 's' : '') + ': ' + fmt(n.hosts) +
         ' hosts, ' + fmt(n.gpus) + ' GPUs, ' + fmt(n.ready) + ' Ready slots (zoom in to see them)';
     }
-    var text = (n.level >= 0 ? LEVELS[n.level] + ' ' : 'cluster ') + n.name + ': ';
+    var text = (n.level >= 0 ? this.L[n.level] + ' ' : 'cluster ') + n.name + ': ';
     if (n.h) {
       return text + this.c.classes[n.h.cls] + ', ' + n.h.gpus + ' GPUs, ' +
         (n.h.mark === 'removed' ? 'removed by the change' : n.h.ready ? 'Ready' : 'not Ready') +
@@ -241,14 +246,15 @@
 
   Viz.prototype.draw = function () {
     var self = this, box = this.box, W = box.clientWidth || 1200, started = performance.now();
-    var rows = this.focus.level < 0 ? 5 : 4 - this.focus.level, H = parseFloat(getComputedStyle(box).getPropertyValue('--row')) || 60;
+    var D = this.t.depth, rows = this.focus.level < 0 ? D + 2 : D + 1 - this.focus.level;  // D levels, hosts, cluster
+    var H = parseFloat(getComputedStyle(box).getPropertyValue('--row')) || 60;
     var frag = document.createDocumentFragment(), runHosts = {};
     if (this.run >= 0) (this.c.runs[this.run].hosts || []).forEach(function (h) { runHosts[h.name] = true; });
     this.shown = [];
     function block(n, x, w, row, span) {
       var b = el(n.agg ? 'div' : 'button', n.agg ? 'agg' : 'dom' + (n.h ? ' host' : ''));
       b.dataset.i = self.shown.push(n) - 1;
-      b.dataset.level = n.level < 0 ? 'cluster' : LEVELS[n.level];
+      b.dataset.level = n.level < 0 ? 'cluster' : self.L[n.level];
       b.style.left = x + 'px'; b.style.width = Math.max(w, 1) + 'px';
       b.style.top = row * H + 'px'; b.style.height = span * H + 'px';
       if (n.agg) {
@@ -321,7 +327,7 @@
   // (few) label sets of its hosts. The set indices of a domain are collected once and kept.
   Viz.prototype.labels = function (n) {
     var self = this, out = {}, ids = setsOf(n), common = null;
-    for (var p = n.h ? n.parent : n; p && p.level >= 0; p = p.parent) out[LABELS[p.level]] = p.name;
+    for (var p = n.h ? n.parent : n; p && p.level >= 0; p = p.parent) out[self.K[p.level]] = p.name;
     ids.forEach(function (id) {
       var own = self.c.sets[id];
       if (common === null) { common = {}; for (var k in own) common[k] = own[k]; }
@@ -350,7 +356,7 @@
     this.selected = n;
     var panel = this.panel, self = this;
     panel.textContent = '';
-    panel.appendChild(el('h4', '', (n.level < 0 ? 'cluster' : LEVELS[n.level]) + ' ' + n.name));
+    panel.appendChild(el('h4', '', (n.level < 0 ? 'cluster' : this.L[n.level]) + ' ' + n.name));
     var dl = el('dl');
     function row(k, v) { dl.appendChild(el('dt', '', k)); dl.appendChild(el('dd', '', v)); }
     if (n.h) {
@@ -380,7 +386,7 @@
   Viz.prototype.listing = function (n) {
     var self = this, t = el('table'), hosts = n.kids[0].h !== null;
     var head = hosts ? ['host', 'class', 'GPUs', 'Ready'] : ['domain', 'hosts', 'GPUs', 'Ready slots'];
-    var html = ['<caption>' + esc((hosts ? 'Hosts' : LEVELS[n.level + 1] + 's') + ' (' + fmt(n.kids.length) + ')' +
+    var html = ['<caption>' + esc((hosts ? 'Hosts' : self.L[n.level + 1] + 's') + ' (' + fmt(n.kids.length) + ')' +
       (n.kids.length > LIST ? ', the first ' + LIST : '')) + '</caption><tr>'];
     head.forEach(function (h) { html.push('<th scope="col">' + h + '</th>'); });
     html.push('</tr>');
