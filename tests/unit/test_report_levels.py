@@ -14,6 +14,7 @@ from taugen.commands.report.command import ReportOptions, collect, report_html
 from taugen.commands.report.model import Host, OutsideHost, ReportClassRow
 from taugen.commands.report.payload import cluster_data
 from taugen.commands.report.tables import host_table
+from taugen.commands.report.topology import CONTRACT_PATH, ghost, path_levels
 from tests.browser.dom import parse
 from tests.support.unit import resolve_project, run_build
 from tests.unit.test_extra_resources import EFA, HUGE
@@ -105,6 +106,26 @@ def test_r42_host_table_has_a_column_per_level_in_the_topologys_order(tmp_path: 
         ["eastus", "r2", "c"],
         ["eastus", "r2", "c"],
     ]
+
+
+def test_r42_a_removed_node_is_drawn_only_where_its_base_labels_place_it(tmp_path: Path) -> None:
+    """A base Node holds taugen's labels (R29), never a declared level's: not placed in such a tree."""
+    written = {
+        **H200,
+        "tau.azure.com/site": "eastus",
+        "tau.azure.com/network-domain": "f1",
+        "tau.azure.com/accelerator-domain": "singleton-h-x",
+    }
+    levels = path_levels(resolve_project(_with_unracked(tmp_path)).levels)
+    assert [name for name, _ in levels] == [level for level, _ in LEVELS]
+    assert ghost("h-x", written, levels) is None
+    assert ghost("h-x", written, CONTRACT_PATH) == Host(
+        "h-x", "h200-141gb", 0, False, dict(sorted(written.items())), removed=True
+    )
+    racked = {**written, ROW: "r1", RACK: "a"}
+    assert ghost("h-x", racked, levels) == Host(
+        "h-x", "h200-141gb", 0, False, dict(sorted(racked.items())), removed=True
+    )
 
 
 def test_r44_class_rows_and_table_show_the_extra_quota(tmp_path: Path) -> None:
