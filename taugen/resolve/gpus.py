@@ -134,8 +134,10 @@ def uncounted_gpus(nodes: Iterable[NodeFacts]) -> list[Problem]:
 def _unsupported(node: NodeFacts) -> list[Problem]:
     found = []
     for field, resources in (("allocatable", node.allocatable), ("capacity", node.capacity)):
-        for resource, quantity in sorted(resources.items()):
-            if quantity.value <= 0 or not _uncounted(resource):
+        # the name first: a cheap string test that rarely matches, before any Fraction (issue 36)
+        named = sorted((r, q) for r, q in resources.items() if _uncounted(r))
+        for resource, quantity in named:
+            if quantity.value <= 0:
                 continue
             if field == "capacity" and resource in node.allocatable:
                 continue  # named once, at allocatable
