@@ -19,6 +19,8 @@ each step's victims are compared."""
 
 from __future__ import annotations
 
+import copy
+import json
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -29,12 +31,20 @@ from typing import Any
 from taugen.context.session import ProjectContext
 from taugen.engines.admission.project import SimulateOptions, prepare, simulate_tree
 from tests.realcluster.kube import Kube, Object
-from tests.realcluster.simkueue_cluster import BYPASS_SECONDS, DECIDE_SECONDS, Scene, set_up, tear_down
+from tests.realcluster.simkueue_cluster import (
+    BYPASS_SECONDS,
+    DECIDE_SECONDS,
+    MERGE,
+    Scene,
+    set_up,
+    tear_down,
+)
 from tests.realcluster.simkueue_compare import Plan, kueue_pod_sets, plan, taugen_pod_sets
 from tests.realcluster.simkueue_preempt_scenarios import PreemptScenario, step_set
 from tests.realcluster.simkueue_workloads import Decision, decision, shape
 
 QUIET_SECONDS = 1.5
+PARKED = "parked"  # a LocalQueue no scenario has
 PENDING_PREEMPTION = "Pending the preemption of"
 UID = re.compile(r"Preempted to accommodate a workload \(UID: ([^,]+),")
 HUMAN = re.compile(r" due to (.+?); preemptor path")
@@ -133,13 +143,22 @@ def play_scenario(
     played = []
     try:
         set_up(kube, scene, alive)
+        for obj in workloads:
+            if obj["metadata"]["name"] in scenario.parked:
+                parked = copy.deepcopy(obj)
+                parked["spec"]["queueName"] = PARKED
+                keys[_create(kube, parked)] = _key(obj, scene)
         failed: dict[str, Decision] = {}  # shape -> a pending Workload's decision
         for index, obj in enumerate(workloads):
-            keys[_create(kube, obj)] = _key(obj, scene)
+            held = None
+            if obj["metadata"]["name"] in scenario.parked:
+                held = _unpark(kube, obj)
+            else:
+                keys[_create(kube, obj)] = _key(obj, scene)
             equivalent = failed.get(shape(obj))
             before = set(evicted)
             outcomes = _settle(
-                kube, workloads[: index + 1], scene, steps[index], keys, evicted, alive, equivalent
+                kube, workloads[: index + 1], scene, steps[index], keys, evicted, alive, equivalent, held
             )
             for w in workloads[: index + 1]:
                 got = decision(kube.get(w))
@@ -149,6 +168,14 @@ def play_scenario(
         return Preempted(scenario.name, len(scenario.first), tuple(steps), tuple(played))
     finally:
         tear_down(kube, scene, alive)
+
+
+def _unpark(kube: Kube, obj: Object) -> str:
+    """Move a parked Workload to its LocalQueue; the message it had while parked."""
+    held = (decision(kube.get(obj)) or Decision("pending")).message
+    patch = {"spec": {"queueName": obj["spec"]["queueName"]}}
+    Kube.expect(kube.http.patch(kube.object_path(obj), content=json.dumps(patch), headers=MERGE))
+    return held
 
 
 def _workload(step: Step) -> Object:
@@ -174,9 +201,11 @@ def _settle(
     evicted: dict[str, Eviction],
     alive: Callable[[], bool],
     equivalent: Decision | None,
+    held: str | None = None,
 ) -> dict[str, Outcome]:
     """Every Workload's outcome once the step has settled (see the module's doc); `equivalent`:
-    an earlier pending Workload of the new one's shape, so that it may get no condition at all."""
+    an earlier pending Workload of the new one's shape, so that it may get no condition at all;
+    `held`: the new one was parked, with this message (Kueue has not seen it until it changes)."""
     began = changed = time.monotonic()
     last: dict[str, Outcome] = {}
     new = workloads[-1]
@@ -196,7 +225,8 @@ def _settle(
             d is not None and PENDING_PREEMPTION in d.message for d in decisions.values()
         ):
             last, changed = outcomes, now
-        decided = decisions.get(_key(new, scene)) is not None or (
+        mine = decisions.get(_key(new, scene))
+        decided = (mine is not None and (held is None or mine.message != held)) or (
             equivalent is not None and now - began > BYPASS_SECONDS
         )
         if decided and now - changed > QUIET_SECONDS:

@@ -31,6 +31,9 @@ class PreemptScenario:
     first: list[dict[str, Any]]  # admitted first, in this order
     later: list[dict[str, Any]]  # then each of these, in simulate's admission order
     covers: tuple[str, ...] = field(default=())  # what it is about, for the report
+    # later runs created before everything (as their createdAt says: older), their Workloads in
+    # a LocalQueue that does not exist, moved to their tenant's at their step
+    parked: tuple[str, ...] = ()
 
 
 def run(name: str, namespace: str, tier: str = "default", minute: int = 0) -> dict[str, Any]:
@@ -191,6 +194,20 @@ SCENARIOS = [
             "withinClusterQueue LowerOrNewerEqualPriority",
             "a newer equal priority is not preempted by a later one",
         ),
+    ),
+    # an older run of equal priority preempts the newer ones; the later of them first
+    PreemptScenario(
+        "pr-within-older",
+        tenants({"withinClusterQueue": "LowerOrNewerEqualPriority"}),
+        [
+            early("a0", "team-a", "priority", 0),
+            early("a1", "team-a", "priority", 1),
+            early("b0", "team-b"),
+            early("c0", "team-c"),
+        ],
+        [run("a2", "team-a", "priority") | {"createdAt": "2026-11-29T05:00:00Z"}],
+        ("withinClusterQueue LowerOrNewerEqualPriority", "an older equal priority preempts"),
+        parked=("a2",),
     ),
     # the best-effort queue's own R25 withinClusterQueue: LowerPriority
     PreemptScenario(

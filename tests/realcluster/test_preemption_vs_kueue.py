@@ -52,6 +52,7 @@ EXPECTED: dict[str, Final] = {
     "pr-within-lower": ({"a0": ("a2", IN_QUEUE), "a2": ("a3", IN_QUEUE), "a1": ("a4", IN_QUEUE)}, set()),
     "pr-within-never": ({}, {"a2"}),
     "pr-within-newer": ({"a1": ("a2", IN_QUEUE)}, {"a3"}),  # a3 is newer than a0 and a2 (equal priority)
+    "pr-within-older": ({"a1": ("a2", IN_QUEUE)}, set()),  # a2 is older than a0 and a1: a1, admitted last
     "pr-shared-within": ({"c0": ("c2", IN_QUEUE)}, set()),  # the shared queue's own LowerPriority
 }
 
