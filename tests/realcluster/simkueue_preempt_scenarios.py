@@ -36,14 +36,16 @@ class PreemptScenario:
     parked: tuple[str, ...] = ()
 
 
-def run(name: str, namespace: str, tier: str = "default", minute: int = 0) -> dict[str, Any]:
-    """One 8-GPU pod of `tier`; created at 08:<minute> (the first runs at 06:<minute>)."""
+def run(
+    name: str, namespace: str, tier: str = "default", minute: int = 0, workers: int = 1
+) -> dict[str, Any]:
+    """`workers` 8-GPU pods of `tier`; created at 08:<minute> (the first runs at 06:<minute>)."""
     return {
         "metadata": {"name": name, "namespace": namespace},
         "createdAt": f"2026-11-29T08:{minute:02d}:00Z",
         "profile": GPU_CLASS,
         "policy": {"topology": "unconstrained", "priority_tier": tier},
-        "workers": 1,
+        "workers": workers,
         "resources": {"nvidia.com/gpu": 8},
     }
 
@@ -104,6 +106,15 @@ SCENARIOS = [
         _borrowers(3),
         [run("a0", "team-a", "urgent", 1), run("a1", "team-a", "urgent", 2)],
         ("reclaimWithinCohort Never", "borrowWithinCohort Never by default"),
+    ),
+    # a run of two hosts needs two victims: the batch borrower first, then the newest; the
+    # first victim is not put back (Kueue's minimal set: only the last is kept in)
+    PreemptScenario(
+        "pr-reclaim-pair",
+        tenants(),
+        [early("c0", "team-c", "batch", 0), *[early(f"c{i}", "team-c", "default", i) for i in (1, 2, 3)]],
+        [run("a0", "team-a", "default", 1, workers=2), run("b0", "team-b", "batch", 2)],
+        ("two victims for one run", "a batch run reclaims from default borrowers (Any)"),
     ),
     # two guaranteed tenants reclaim from the same borrower
     PreemptScenario(

@@ -44,6 +44,8 @@ EXPECTED: dict[str, Final] = {
     "pr-reclaim-lower": ({"c3": ("a2", RECLAIM)}, {"a0", "a1"}),  # default spares default; urgent reclaims
     "pr-reclaim-lower-tiers": ({"c0": ("a1", RECLAIM)}, set()),  # only the batch borrower is lower
     "pr-reclaim-never": ({}, {"a1"}),  # urgent, but never reclaims (nor borrows to preempt)
+    # two victims: the batch borrower, then the newest; b0 (batch) reclaims from a default one (Any)
+    "pr-reclaim-pair": ({"c0": ("a0", RECLAIM), "c3": ("a0", RECLAIM), "c2": ("b0", RECLAIM)}, set()),
     "pr-reclaim-two": ({"c3": ("a0", RECLAIM), "c2": ("b0", RECLAIM), "c1": ("a1", RECLAIM)}, set()),
     "pr-borrow-lower": ({"c1": ("a2", WHILE_BORROWING)}, {"a3"}),  # a3 (default) spares c0 (default)
     "pr-borrow-threshold-above": ({"a1": ("a2", IN_QUEUE)}, set()),  # c at 1000 > 500: its own queue's
