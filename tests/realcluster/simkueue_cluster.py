@@ -43,7 +43,7 @@ class Outcome:
 def play(kube: Kube, scene: Scene, alive: Callable[[], bool]) -> Outcome:
     began = time.monotonic()
     try:
-        _set_up(kube, scene, alive)
+        set_up(kube, scene, alive)
         first: list[Decision] = []
         for obj in scene.workloads:
             failed = {
@@ -56,7 +56,7 @@ def play(kube: Kube, scene: Scene, alive: Callable[[], bool]) -> Outcome:
         tear_down(kube, scene, alive)
 
 
-def _set_up(kube: Kube, scene: Scene, alive: Callable[[], bool]) -> None:
+def set_up(kube: Kube, scene: Scene, alive: Callable[[], bool]) -> None:
     for node in scene.nodes:
         add_node(kube, node, scene.iso)
     for namespace in sorted(
