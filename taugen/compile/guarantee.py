@@ -117,6 +117,8 @@ class Guarantees:
     def borrowable(self, namespace: str, quota: ClassQuota) -> int:
         """At most how many GPUs of the class the tenant's queue may borrow from the cohort: what
         the other queues lend (the shared queue lends all it has), within its borrowingLimit."""
+        if self.groups:  # R51: through the cohort tree, as Kueue computes it
+            return _tree_borrowable(self, namespace, quota)
         own = self.of(namespace)
         if own is None:  # a best-effort tenant: its shared queue borrows from the guaranteed ones
             return self.lendable(quota)
@@ -134,6 +136,47 @@ class Guarantees:
 
 
 NO_GUARANTEES = Guarantees()
+
+
+def _tree_borrowable(guarantees: Guarantees, namespace: str, quota: ClassQuota) -> int:
+    """R51: what the tenant's queue may borrow of the class when every other queue is idle:
+    Kueue's potentialAvailable less its nominal quota (pkg/cache/scheduler/resource_node.go). A
+    node's SubtreeQuota is its nominal quota plus what its children lend it (their subtree less
+    the part their lendingLimit keeps); a borrowingLimit caps what a subtree takes from above."""
+    c = quota.gpu_class
+    parent: dict[str, str | None] = {g.cohort: g.parent for g in guarantees.groups}
+    # node -> (nominal, lendingLimit, borrowingLimit, parent cohort); the cluster's cohort is ""
+    nodes: dict[str, tuple[int, int | None, int | None, str | None]] = {"": (0, None, None, None)}
+    for g in guarantees.groups:
+        own = g.of(c)
+        up = g.parent if g.parent in parent else ""
+        nodes[g.cohort] = (
+            (own.own, own.lending_limit, own.borrowing_limit, up) if own else (0, None, None, up)
+        )
+    for t in guarantees.tenants:
+        cohort = next((g.cohort for g in guarantees.groups if g.name == t.group), "")
+        part = t.of(c)
+        limits = (part.lending_limit, part.borrowing_limit) if part else (None, None)
+        nodes["queue " + t.namespace] = (part.gpus if part else 0, *limits, cohort)
+    nodes["queue"] = (guarantees.shared(quota)[0], None, None, "")  # T3: the shared queue
+
+    def subtree(name: str) -> int:
+        children = [n for n, (*_, up) in nodes.items() if up == name]
+        return nodes[name][0] + sum(subtree(n) - local(n) for n in children)
+
+    def local(name: str) -> int:
+        lend = nodes[name][1]
+        return 0 if lend is None else max(0, subtree(name) - lend)
+
+    def potential(name: str) -> int:
+        _, _, borrow, up = nodes[name]
+        if up is None:
+            return subtree(name)
+        found = local(name) + potential(up)
+        return found if borrow is None else min(found, subtree(name) + borrow)
+
+    queue = "queue " + namespace if guarantees.of(namespace) is not None else "queue"
+    return potential(queue) - nodes[queue][0]
 
 
 def plan_guarantees(cluster: Cluster, quotas: Sequence[ClassQuota], doc: Document, index: int) -> Guarantees:
