@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import Run
+from tests.support.helpers import gpu_node, inventory, write_yaml
 from tests.support.unit import run_build
 from tests.unit.test_cohort_groups import GROUPS, TENANTS
 from tests.unit.test_cohorts import cohort_project
@@ -104,3 +105,15 @@ def test_r51_the_built_grouped_tree_validates(tmp_path: Path, run: Run) -> None:
     run_build(cohort_project(tmp_path, TENANTS, groups=GROUPS))
     result = run("validate", tmp_path / "out" / "c1")
     assert result.exit_code == 0, result.output
+
+
+def test_r35_a_lost_lock_reads_the_groups_cohorts_too(tmp_path: Path) -> None:
+    """R35 with R51: the marks are the sum over the cluster's whole cohort tree, the groups'
+    Cohorts' own quota (org 4, llm 6 H200) and their queues' included: 32 H200, not 22."""
+    project = cohort_project(tmp_path, TENANTS, groups=GROUPS)
+    run_build(project)
+    (tmp_path / "taugen.lock").unlink()
+    write_yaml(tmp_path / "inventory.yaml", inventory([gpu_node("h200-0")]))  # 8 of 32 H200 left
+    run_build(project)
+    lock = json.loads((tmp_path / "taugen.lock").read_text())["clusters"]["c1"]
+    assert lock["gpuQuota"] == {"h100-80gb": 8, "h200-141gb": 32}
