@@ -234,7 +234,7 @@ class Resolved:
     levels: list[LevelSum] = field(default_factory=list)
 
 
-class Tree:
+class GroupTree:
     """The cluster's groups and guaranteed tenants as levels (checked: no cycle, no unknown name)."""
 
     def __init__(self, cluster: Cluster, guaranteed: Sequence[tuple[int, Tenant]], index: int) -> None:

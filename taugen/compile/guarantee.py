@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from taugen.compile.groups import (
     GroupGuarantee,
-    Tree,
+    GroupTree,
     check_group_classes,
     check_group_lending,
     check_group_sums,
@@ -193,7 +193,7 @@ def plan_guarantees(cluster: Cluster, quotas: Sequence[ClassQuota], doc: Documen
     problems.extend(check_group_classes(cluster, by_class, doc, index))
     problems.extend(cohort_queue_name(cluster, guaranteed, doc, index))
     problems.raise_if_any()
-    resolved = Tree(cluster, guaranteed, index).resolve(quotas)  # T4 at each level (R51)
+    resolved = GroupTree(cluster, guaranteed, index).resolve(quotas)  # T4 at each level (R51)
     gpus = {t.namespace: resolved.gpus[t.namespace] for _, t in guaranteed}
     problems.extend(check_sums(cluster, root_sums(resolved), doc))
     problems.extend(check_group_sums(resolved, doc, index))
