@@ -12,6 +12,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from taugen.compile.groups import (
+    GroupGuarantee,
+    GroupTree,
+    check_group_classes,
+    check_group_lending,
+    check_group_sums,
+    check_groups,
+    plan_groups,
+    root_sums,
+)
 from taugen.compile.guarantee_checks import (
     check_classes,
     check_lending,
@@ -25,7 +35,6 @@ from taugen.core.errors import ProblemCollector
 from taugen.load.document import Document
 from taugen.models.preemption import TenantPreemption
 from taugen.models.project import Cluster, Tenant
-from taugen.models.share import share_value
 
 
 @dataclass(frozen=True)
@@ -52,6 +61,7 @@ class TenantGuarantee:
     weight: int
     classes: tuple[ClassGuarantee, ...]  # by gpu-class
     preemption: TenantPreemption | None = None  # R48: the tenant's own; None: T2's
+    group: str | None = None  # R51: the tenant's group; None: in the cluster's cohort (T1)
 
     def of(self, gpu_class: str) -> ClassGuarantee | None:
         return next((c for c in self.classes if c.gpu_class == gpu_class), None)
@@ -62,10 +72,24 @@ class Guarantees:
     """The cluster's guaranteed tenants by namespace; none: the cluster compiles as §3 says."""
 
     tenants: tuple[TenantGuarantee, ...] = ()
+    groups: tuple[GroupGuarantee, ...] = ()  # R51: nested cohorts, in the project's order
 
     @property
     def cohort(self) -> bool:
         return bool(self.tenants)
+
+    def group(self, name: str | None) -> GroupGuarantee | None:
+        return next((g for g in self.groups if g.name == name), None)
+
+    def path(self, namespace: str) -> tuple[GroupGuarantee, ...]:
+        """R51: the tenant's groups, its own first, up to the one under the cluster's cohort."""
+        own = self.of(namespace)
+        chain: list[GroupGuarantee] = []
+        found = self.group(own.group if own else None)
+        while found is not None:
+            chain.append(found)
+            found = next((g for g in self.groups if g.cohort == found.parent), None)
+        return tuple(chain)
 
     def of(self, namespace: str) -> TenantGuarantee | None:
         return next((t for t in self.tenants if t.namespace == namespace), None)
@@ -73,7 +97,11 @@ class Guarantees:
     def shared(self, quota: ClassQuota) -> tuple[int, int]:
         """T3: the class's GPUs and slots no tenant is guaranteed."""
         parts = [c for t in self.tenants if (c := t.of(quota.gpu_class)) is not None]
-        return quota.gpus - sum(c.gpus for c in parts), quota.slots - sum(c.slots for c in parts)
+        pools = [p for g in self.groups if (p := g.of(quota.gpu_class)) is not None]  # R51
+        return (
+            quota.gpus - sum(c.gpus for c in parts) - sum(p.own for p in pools),
+            quota.slots - sum(c.slots for c in parts) - sum(p.own_slots for p in pools),
+        )
 
     def shared_extra(self, quota: ClassQuota) -> dict[str, int]:
         """R44, T3: the class's extra resources no tenant is given a part of."""
@@ -89,6 +117,8 @@ class Guarantees:
     def borrowable(self, namespace: str, quota: ClassQuota) -> int:
         """At most how many GPUs of the class the tenant's queue may borrow from the cohort: what
         the other queues lend (the shared queue lends all it has), within its borrowingLimit."""
+        if self.groups:  # R51: through the cohort tree, as Kueue computes it
+            return _tree_borrowable(self, namespace, quota)
         own = self.of(namespace)
         if own is None:  # a best-effort tenant: its shared queue borrows from the guaranteed ones
             return self.lendable(quota)
@@ -108,46 +138,76 @@ class Guarantees:
 NO_GUARANTEES = Guarantees()
 
 
+def _tree_borrowable(guarantees: Guarantees, namespace: str, quota: ClassQuota) -> int:
+    """R51: what the tenant's queue may borrow of the class when every other queue is idle:
+    Kueue's potentialAvailable less its nominal quota (pkg/cache/scheduler/resource_node.go). A
+    node's SubtreeQuota is its nominal quota plus what its children lend it (their subtree less
+    the part their lendingLimit keeps); a borrowingLimit caps what a subtree takes from above."""
+    c = quota.gpu_class
+    parent: dict[str, str | None] = {g.cohort: g.parent for g in guarantees.groups}
+    # node -> (nominal, lendingLimit, borrowingLimit, parent cohort); the cluster's cohort is ""
+    nodes: dict[str, tuple[int, int | None, int | None, str | None]] = {"": (0, None, None, None)}
+    for g in guarantees.groups:
+        own = g.of(c)
+        up = g.parent if g.parent in parent else ""
+        nodes[g.cohort] = (
+            (own.own, own.lending_limit, own.borrowing_limit, up) if own else (0, None, None, up)
+        )
+    for t in guarantees.tenants:
+        cohort = next((g.cohort for g in guarantees.groups if g.name == t.group), "")
+        part = t.of(c)
+        limits = (part.lending_limit, part.borrowing_limit) if part else (None, None)
+        nodes["queue " + t.namespace] = (part.gpus if part else 0, *limits, cohort)
+    nodes["queue"] = (guarantees.shared(quota)[0], None, None, "")  # T3: the shared queue
+
+    def subtree(name: str) -> int:
+        children = [n for n, (*_, up) in nodes.items() if up == name]
+        return nodes[name][0] + sum(subtree(n) - local(n) for n in children)
+
+    def local(name: str) -> int:
+        lend = nodes[name][1]
+        return 0 if lend is None else max(0, subtree(name) - lend)
+
+    def potential(name: str) -> int:
+        _, _, borrow, up = nodes[name]
+        if up is None:
+            return subtree(name)
+        found = local(name) + potential(up)
+        return found if borrow is None else min(found, subtree(name) + borrow)
+
+    queue = "queue " + namespace if guarantees.of(namespace) is not None else "queue"
+    return potential(queue) - nodes[queue][0]
+
+
 def plan_guarantees(cluster: Cluster, quotas: Sequence[ClassQuota], doc: Document, index: int) -> Guarantees:
     """Resolve every guarantee of `cluster` (the project's cluster `index`); InputError lists all."""
     problems = ProblemCollector()
     problems.extend(check_tenant_fields(cluster, doc, index))
+    problems.extend(check_groups(cluster, doc, index))
     problems.raise_if_any()
     guaranteed = [(j, t) for j, t in enumerate(cluster.tenants) if t.guaranteed]
     if not guaranteed:
         return Guarantees()
     by_class = {q.gpu_class: q for q in quotas}
     problems.extend(check_classes(cluster, guaranteed, by_class, doc, index))
+    problems.extend(check_group_classes(cluster, by_class, doc, index))
     problems.extend(cohort_queue_name(cluster, guaranteed, doc, index))
     problems.raise_if_any()
-    gpus = _resolve(guaranteed, quotas)
-    problems.extend(check_sums(cluster, guaranteed, gpus, by_class, doc, index))
+    resolved = GroupTree(cluster, guaranteed, index).resolve(quotas)  # T4 at each level (R51)
+    gpus = {t.namespace: resolved.gpus[t.namespace] for _, t in guaranteed}
+    problems.extend(check_sums(cluster, root_sums(resolved), doc))
+    problems.extend(check_group_sums(resolved, doc, index))
     problems.extend(check_lending(guaranteed, gpus, doc, index))
+    problems.extend(check_group_lending(cluster, resolved, doc, index))
     problems.raise_if_any()
     extra = _extra_parts(gpus, quotas)
-    tenants = [_tenant(cluster, t, gpus[t.namespace], by_class, extra) for _, t in guaranteed]
-    return Guarantees(tuple(sorted(tenants, key=lambda t: t.namespace)))
-
-
-def _resolve(
-    guaranteed: Sequence[tuple[int, Tenant]], quotas: Sequence[ClassQuota]
-) -> dict[str, dict[str, int]]:
-    """T4: namespace -> gpu-class -> GPUs; counts as written, shares by largest remainders."""
-    gpus: dict[str, dict[str, int]] = {t.namespace: {} for _, t in guaranteed}
-    for quota in quotas:
-        shares: dict[str, Fraction] = {}
-        for _, tenant in guaranteed:
-            share = tenant.guaranteed.get(quota.gpu_class)
-            if share is None:
-                continue
-            fraction = share_value(share)
-            if fraction is None:
-                gpus[tenant.namespace][quota.gpu_class] = int(share)
-            else:
-                shares[tenant.namespace] = fraction
-        for namespace, part in resolve_shares(quota.gpus, shares).items():
-            gpus[namespace][quota.gpu_class] = part
-    return gpus
+    group_of = {ns: g.name for g in cluster.tenant_groups for ns in g.tenants}
+    tenants = [
+        _tenant(cluster, t, gpus[t.namespace], by_class, extra, group_of.get(t.namespace))
+        for _, t in guaranteed
+    ]
+    groups = plan_groups(cluster, resolved, by_class)
+    return Guarantees(tuple(sorted(tenants, key=lambda t: t.namespace)), groups)
 
 
 def _extra_parts(
@@ -175,13 +235,14 @@ def _tenant(
     gpus: Mapping[str, int],
     quotas: Mapping[str, ClassQuota],
     extra: Mapping[str, Mapping[str, Mapping[str, int]]],
+    group: str | None,
 ) -> TenantGuarantee:
     named = sorted({*tenant.guaranteed, *tenant.borrowingLimit, *tenant.lendingLimit})
     mine = extra.get(tenant.namespace, {})
     classes = tuple(_class(tenant, c, gpus.get(c, 0), quotas[c], mine.get(c, {})) for c in named)
     queue = f"{cluster.clusterQueue}-{tenant.namespace}"
     return TenantGuarantee(
-        tenant.namespace, tenant.localQueue, queue, tenant.weight, classes, tenant.preemption
+        tenant.namespace, tenant.localQueue, queue, tenant.weight, classes, tenant.preemption, group
     )
 
 

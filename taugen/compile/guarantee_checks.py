@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from taugen.compile.quota import ClassQuota
 from taugen.core.errors import Problem
 from taugen.core.suggest import CLOSE, closest
-from taugen.load.document import Document
+from taugen.load.document import Document, Loc
 from taugen.models.project import Cluster, Tenant
 
 MAX_QUEUE_NAME = 63  # T2: Kueue copies a ClusterQueue's name into label values
@@ -107,35 +107,33 @@ def cohort_queue_name(
 
 def check_sums(
     cluster: Cluster,
-    guaranteed: Sequence[tuple[int, Tenant]],
-    gpus: Mapping[str, Mapping[str, int]],
-    quotas: Mapping[str, ClassQuota],
+    levels: Sequence[tuple[str, int, Sequence[tuple[Loc, str, int | str, int]]]],
     doc: Document,
-    index: int,
 ) -> list[Problem]:
-    """T4: the guarantees of a class add up to at most its quota; the error names every part."""
+    """T4: the guarantees of a class at the cluster's level add up to at most its quota; the
+    error names every part. `levels`: per class (by name), its quota and its parts (the
+    position of the part's `guaranteed`, its name, as written, resolved); a group's part is its
+    whole subtree's guarantee (R51)."""
     problems = []
-    for gpu_class, quota in sorted(quotas.items()):
-        parts = [(j, t) for j, t in guaranteed if gpu_class in t.guaranteed]
-        total = sum(gpus[t.namespace][gpu_class] for _, t in parts)
-        if total <= quota.gpus:
+    for gpu_class, quota, parts in sorted(levels, key=lambda level: level[0]):
+        total = sum(resolved for *_, resolved in parts)
+        if total <= quota or not parts:
             continue
-        shown = ", ".join(f"{t.namespace} {_part(t, gpu_class, gpus)}" for _, t in parts)
-        j, _ = parts[-1]
+        shown = ", ".join(f"{name} {part_text(written, resolved)}" for _, name, written, resolved in parts)
+        loc = parts[-1][0]
         problems.append(
-            doc.at(_at(index, j, "guaranteed", gpu_class), key=True).problem(
+            doc.at([*loc, gpu_class], key=True).problem(
                 "T4",
                 f"cluster {cluster.name}: guarantees of {gpu_class} add up to {total} GPUs, over its "
-                f"quota of {quota.gpus} ({shown})",
-                f"lower the guarantees of {gpu_class} to {quota.gpus} GPUs in all, or add nodes of the class",
+                f"quota of {quota} ({shown})",
+                f"lower the guarantees of {gpu_class} to {quota} GPUs in all, or add nodes of the class",
             )
         )
     return problems
 
 
-def _part(tenant: Tenant, gpu_class: str, gpus: Mapping[str, Mapping[str, int]]) -> str:
-    written = tenant.guaranteed[gpu_class]
-    resolved = gpus[tenant.namespace][gpu_class]
+def part_text(written: int | str, resolved: int) -> str:
+    """A guarantee as written and resolved: `24`, or `50% = 24` (T4)."""
     return str(resolved) if isinstance(written, int) else f"{written} = {resolved}"
 
 

@@ -33,6 +33,9 @@ from taugen.models.preemption import TenantPreemption
 from taugen.models.share import ClassKey, Share
 from taugen.models.tiers import Tier, Tiers
 
+if TYPE_CHECKING:
+    from taugen.models.groups import TenantGroup
+
 QueueName = Annotated[DNSSubdomain, name_limit(63, "LocalQueue")]
 Count = Annotated[StrictInt, Field(ge=0, le=MAX_MAGNITUDE)]  # issue 17 item 7: an int64, as Kubernetes
 DEFAULT_SHARD_SIZE = 2000  # SPEC G1
@@ -140,6 +143,11 @@ class Cluster(StrictModel):
     @property
     def extra_resources(self) -> tuple[str, ...]:
         """R44: the device resources the cluster's queues cover beyond R25's (none by default)."""
+        return ()
+
+    @property
+    def tenant_groups(self) -> tuple[TenantGroup, ...]:
+        """R51: the groups of guaranteed tenants, each a nested Kueue Cohort (none by default)."""
         return ()
 
     @property

@@ -56,7 +56,12 @@ def quota_history(cluster: Cluster, state: LockState, lock_path: Path, folder: P
         )
         hint = "expected for a new cluster; otherwise restore taugen.lock from Git before building"
         return QuotaHistory(warnings=(Problem(lock_path, 0, 0, "R26", message, hint).as_warning(),))
-    found = backend.quota_marks(_documents(source), cluster, source)
+    docs = _documents(source)
+    for name in backend.files.also_quota:  # R51: a group's Cohort holds quota of its own
+        more = folder / name
+        if more.is_file() and not more.is_symlink():
+            docs += _documents(more)
+    found = backend.quota_marks(docs, cluster, source)
     message = (
         f"taugen.lock has no entry for cluster {cluster.name}: GPU high-water marks read from the "
         f"committed {source.name} (R35)"

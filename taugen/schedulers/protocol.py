@@ -44,6 +44,7 @@ class Files:
 
     queues: str  # the queues whose GPU quota is the history without a lock (R35)
     flavors: str = ""  # Kueue's ResourceFlavors; empty: the scheduler has none
+    also_quota: tuple[str, ...] = ()  # R51: files whose quota joins the queues' (Kueue's Cohorts)
 
 
 @dataclass(frozen=True)

@@ -67,16 +67,22 @@ def isolate(obj: Object, iso: Isolation) -> Object:
             spec["topologyName"] = iso.name(spec["topologyName"])
     if kind == "ClusterQueue":
         _queue(spec, iso)
+    if kind == "Cohort":  # R51: a group's Cohort holds quota of its flavors too
+        _flavors(spec, iso)
     for key in ("clusterQueue", "parentName"):  # LocalQueue's queue, Cohort's parent
         if key in spec:
             spec[key] = iso.name(spec[key])
     return out
 
 
-def _queue(spec: dict[str, Any], iso: Isolation) -> None:
+def _flavors(spec: dict[str, Any], iso: Isolation) -> None:
     for group in spec.get("resourceGroups", []):
         for flavor in group["flavors"]:
             flavor["name"] = iso.name(flavor["name"])
+
+
+def _queue(spec: dict[str, Any], iso: Isolation) -> None:
+    _flavors(spec, iso)
     if "cohortName" in spec:
         spec["cohortName"] = iso.name(spec["cohortName"])
     for expression in (spec.get("namespaceSelector") or {}).get("matchExpressions", []):

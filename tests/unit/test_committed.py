@@ -32,7 +32,9 @@ def _commit(tmp_path: Path) -> Path:
 
 def test_every_scheduler_says_where_its_queues_are() -> None:
     assert {s.name: s.files for s in schedulers()} == {
-        "kueue": Files(queues="clusterqueue.yaml", flavors="resourceflavors.yaml"),
+        "kueue": Files(
+            queues="clusterqueue.yaml", flavors="resourceflavors.yaml", also_quota=("cohort.yaml",)
+        ),
         "kai": Files(queues="queues.yaml"),
     }
 

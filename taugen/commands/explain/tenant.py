@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from taugen.compile.groups import GroupGuarantee
 from taugen.compile.guarantee import ClassGuarantee, Guarantees
 from taugen.compile.quota import ClassQuota
 from taugen.context.cluster import ClusterView
@@ -29,6 +30,17 @@ class ClassPart:
 
 
 @dataclass(frozen=True)
+class GroupLevel:
+    """R51: one group on the tenant's path of cohorts, and what its Cohort holds per class."""
+
+    group: str
+    cohort: str
+    parent: str
+    # gpu-class, the subtree's guarantee (None: none written), the Cohort's own, borrowing, lending
+    classes: tuple[tuple[str, int | None, int, int | None, int | None], ...]
+
+
+@dataclass(frozen=True)
 class TenantExplanation:
     cluster: str
     namespace: str
@@ -40,6 +52,7 @@ class TenantExplanation:
     # R48: its own ClusterQueue's spec.preemption, and whether the tenant set it (else T2's)
     preemption: dict[str, Any] | None = None
     own_preemption: bool = False
+    path: tuple[GroupLevel, ...] = ()  # R51: its groups, its own first; () when in the cluster's cohort
 
 
 def explain_tenant(view: ClusterView, namespace: str) -> TenantExplanation:
@@ -57,6 +70,8 @@ def explain_tenant(view: ClusterView, namespace: str) -> TenantExplanation:
     cohort = shared if guarantees.cohort and backend.capabilities.cohorts else None
     parts = tuple(_part(tenant, q, guarantees) for q in view.quotas)
     own = guarantees.of(namespace) if cohort else None
+    path = guarantees.path(namespace) if own is not None else ()
+    cohort = path[0].cohort if path else cohort
     preemption = None if own is None else PREEMPTION if own.preemption is None else own.preemption.as_spec()
     return TenantExplanation(
         view.name,
@@ -68,7 +83,26 @@ def explain_tenant(view: ClusterView, namespace: str) -> TenantExplanation:
         parts,
         preemption,
         own is not None and own.preemption is not None,
+        tuple(_level(g) for g in path),
     )
+
+
+def _level(group: GroupGuarantee) -> GroupLevel:
+    classes = tuple(
+        (c.gpu_class, c.gpus if c.written is not None else None, c.own, c.borrowing_limit, c.lending_limit)
+        for c in group.classes
+    )
+    return GroupLevel(group.name, group.cohort, group.parent, classes)
+
+
+def _base(namespace: str, quota: ClassQuota, guarantees: Guarantees) -> tuple[int, str]:
+    """R51: what the tenant's share of the class is of: its nearest group guaranteeing the class,
+    else the class quota (T4)."""
+    for group in guarantees.path(namespace):
+        part = group.of(quota.gpu_class)
+        if part is not None and part.written is not None:
+            return part.gpus, f"group {group.name}'s guarantee of {part.gpus} (R51)"
+    return quota.gpus, f"the {_quota_words(quota)}"
 
 
 def _part(tenant: Tenant, quota: ClassQuota, guarantees: Guarantees) -> ClassPart:
@@ -109,9 +143,10 @@ def _steps(tenant: Tenant, quota: ClassQuota, part: ClassGuarantee, guarantees: 
     elif fraction is None:
         how = f"guaranteed {part.gpus}: a count, taken as written (T4)"
     else:
-        exact = quota.gpus * fraction
+        base, words = _base(tenant.namespace, quota, guarantees)
+        exact = base * fraction
         how = (
-            f"guaranteed {part.gpus}: {written} of the {_quota_words(quota)} is {float(exact):g}; "
+            f"guaranteed {part.gpus}: {written} of {words} is {float(exact):g}; "
             "floor of each share, the largest remainders (ties: namespace) get one more (T4)"
         )
     lines = [how, f"slots {part.slots} = floor({quota.slots} Ready slots * {part.gpus} / {quota.gpus}) (T2)"]
@@ -119,8 +154,14 @@ def _steps(tenant: Tenant, quota: ClassQuota, part: ClassGuarantee, guarantees: 
         _limit("borrowingLimit", part.borrowing_limit, part.slot_borrowing_limit, "may borrow without limit")
     )
     lines.append(_limit("lendingLimit", part.lending_limit, part.slot_lending_limit, "all of it may be lent"))
-    pool = guarantees.shared(quota)[0] + guarantees.lendable(quota, tenant.namespace)
     borrow = guarantees.borrowable(tenant.namespace, quota)
+    if guarantees.path(tenant.namespace):
+        lines.append(
+            f"may borrow {borrow}: what the cohort tree lends it when every other queue is idle, within "
+            "its own and its groups' borrowingLimit (R51)"
+        )
+        return lines
+    pool = guarantees.shared(quota)[0] + guarantees.lendable(quota, tenant.namespace)
     lines.append(f"may borrow {borrow}: the other queues lend {pool}, within its borrowingLimit")
     return lines
 

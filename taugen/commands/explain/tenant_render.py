@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from taugen.commands.explain.tenant import TenantExplanation
+from taugen.commands.explain.tenant import GroupLevel, TenantExplanation
 from taugen.core.jsontext import dumps
 
 
@@ -18,6 +18,7 @@ def tenant_json(found: TenantExplanation) -> str:
             "cohort": found.cohort,
             "weight": found.weight,
             **({"preemption": found.preemption} if found.preemption is not None else {}),
+            **({"groups": [_level_json(g) for g in found.path]} if found.path else {}),
             "classes": [
                 {
                     "gpuClass": c.gpu_class,
@@ -45,6 +46,10 @@ def tenant_text(found: TenantExplanation) -> str:
     if found.preemption is not None:
         said = "the tenant's own (R48)" if found.own_preemption else "T2's"
         lines.append(f"  preemption ({said}): {_preemption(found.preemption)}")
+    if found.path:
+        chain = " -> ".join([*(f"{g.cohort} (group {g.group})" for g in found.path), found.path[-1].parent])
+        lines.append(f"  cohorts (R51): {chain} (the cluster's, T1)")
+        lines += [f"  {_level_text(g)}" for g in found.path]
     for c in found.classes:
         lines.append(
             f"  {c.gpu_class}: guaranteed {c.guaranteed} GPUs, {c.slots} slots; may borrow {c.borrowable}; "
@@ -52,6 +57,36 @@ def tenant_text(found: TenantExplanation) -> str:
         )
         lines += [f"    {step}" for step in c.steps]
     return "\n".join(lines) + "\n"
+
+
+def _level_json(level: GroupLevel) -> dict[str, Any]:
+    return {
+        "group": level.group,
+        "cohort": level.cohort,
+        "parent": level.parent,
+        "classes": [
+            {
+                "gpuClass": c,
+                "guaranteed": guaranteed,
+                "own": own,
+                **({"borrowingLimit": borrow} if borrow is not None else {}),
+                **({"lendingLimit": lend} if lend is not None else {}),
+            }
+            for c, guaranteed, own, borrow, lend in level.classes
+        ],
+    }
+
+
+def _level_text(level: GroupLevel) -> str:
+    held = []
+    for c, guaranteed, own, borrow, lend in level.classes:
+        words = [f"guaranteed {guaranteed} (its own {own})" if guaranteed is not None else "no guarantee"]
+        words += [f"borrowingLimit {borrow}"] if borrow is not None else []
+        words += [f"lendingLimit {lend}"] if lend is not None else []
+        held.append(f"{c} {', '.join(words)}")
+    return f"group {level.group}: Cohort {level.cohort}, parent {level.parent}; " + (
+        "; ".join(held) or "no quota of its own, no limits"
+    )
 
 
 def _preemption(spec: dict[str, Any]) -> str:

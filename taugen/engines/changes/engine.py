@@ -13,7 +13,7 @@ from taugen.core.errors import InputError, Problem, escaped
 from taugen.engines.admission.compare import SimulationDiff, simulate_sides
 from taugen.engines.changes.changes import FieldChange, ObjectAction, ObjectChange, compare
 from taugen.engines.changes.fleet import fleet_changes
-from taugen.engines.changes.guarantees import guarantee_changes, held_quotas
+from taugen.engines.changes.guarantees import group_changes, guarantee_changes, held_quotas
 from taugen.engines.changes.normalize import orders
 from taugen.engines.changes.objects import Identity, PlacedObject, objects
 from taugen.engines.changes.risks import IDS, LEVELS, Risk, field_risks, object_risks
@@ -99,7 +99,9 @@ def diff(options: DiffOptions, project: ProjectContext | None = None) -> DiffRes
     levels = _levels(base[1], head[1])
     check = TransitionCheck(RuleSource(_crds(options, project)))  # the given CRDs' transition rules
     tenants = (  # T6
-        Entry(i, "change", escaped(h), None, r) for i, h, r in guarantee_changes(base[1], head[1])
+        Entry(i, "change", escaped(h), None, r)
+        for changes_of in (guarantee_changes, group_changes)  # R51: a group's quota too
+        for i, h, r in changes_of(base[1], head[1])
     )
     fleet = (Entry(i, "change", escaped(h), None, r) for i, h, r in fleet_changes(base[1], head[1]))  # §11
     changed = {c.ident.cluster for c in changes}

@@ -2,7 +2,10 @@
 
 A guaranteed tenant's ClusterQueue (`<clusterQueue>-<namespace>`, cohortName `<clusterQueue>`,
 admitting exactly its namespace) holds its guarantee as each GPU flavor's nominal quota (T2).
-A guarantee that goes down is a capacity risk, whatever the quota of the class does.
+A guarantee that goes down is a capacity risk, whatever the quota of the class does. R51: a
+grouped tenant's queue joins its group's Cohort (`<clusterQueue>-<group>`), and a group's
+Cohort, under its parent's, holds what its members are not guaranteed: what a group's subtree
+holds (its Cohort's quota and its members') going down is a capacity risk too.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from taugen.engines.changes.risks import Risk
 Key = tuple[str, str, str]  # cluster, namespace, gpu-class
 GPU = "nvidia.com/gpu"
 PREFIX = "taugrid-"
+QUOTA_KINDS = ("ClusterQueue", "Cohort")  # R51: a group's Cohort holds nominal quota too
 
 
 def guarantees(side: Mapping[Identity, PlacedObject]) -> dict[Key, tuple[Identity, int]]:
@@ -40,13 +44,19 @@ def _tenant_of(ident: Identity, obj: dict[str, Any]) -> str | None:
     expressions = (spec.get("namespaceSelector") or {}).get("matchExpressions") or []
     values = expressions[0].get("values") if len(expressions) == 1 else None
     namespace = values[0] if isinstance(values, list) and len(values) == 1 else None
-    return namespace if ident.name == f"{cohort}-{namespace}" else None
+    if namespace is None or ident.name == cohort:
+        return None
+    # T2: <clusterQueue>-<namespace> in the cluster's Cohort <clusterQueue>; R51: in a group's
+    return (
+        namespace if ident.name == f"{cohort}-{namespace}" or ident.name.endswith(f"-{namespace}") else None
+    )
 
 
 def gpu_quotas(obj: dict[str, Any]) -> dict[str, int]:
-    """A ClusterQueue's non-zero GPU nominal quota per gpu-class (its taugrid-<class> flavors)."""
+    """A ClusterQueue's (or a Cohort's, R51) non-zero GPU nominal quota per gpu-class (its
+    taugrid-<class> flavors)."""
     quotas: dict[str, int] = {}
-    for group in obj["spec"].get("resourceGroups") or []:
+    for group in _spec(obj).get("resourceGroups") or []:
         for flavor in group.get("flavors") or []:
             name = str(flavor.get("name", ""))
             for resource in flavor.get("resources") or []:
@@ -79,6 +89,53 @@ def guarantee_changes(
         yield ident, headline, risks
 
 
+def subtrees(side: Mapping[Identity, PlacedObject]) -> dict[Key, tuple[Identity, int]]:
+    """R51: (cluster, Cohort, gpu-class) -> the Cohort and the GPU nominal quota its subtree
+    holds (its own, its ClusterQueues' and its child Cohorts'), for the Cohorts with a parent."""
+    cohorts = {(i.cluster, i.name): i for i in side if i.kind == "Cohort"}
+    parents = {k: _spec(side[i].obj).get("parentName") for k, i in cohorts.items()}
+    held: dict[tuple[str, str], dict[str, int]] = {k: {} for k in cohorts}
+    for ident, placed in side.items():
+        start = ident.name if ident.kind == "Cohort" else _spec(placed.obj).get("cohortName")
+        if ident.kind not in QUOTA_KINDS or not isinstance(start, str):
+            continue
+        key, seen = (ident.cluster, start), set()
+        while key in held and key not in seen:  # up the tree to its root; a cycle stops it
+            seen.add(key)
+            for gpu_class, gpus in gpu_quotas(placed.obj).items():
+                held[key][gpu_class] = held[key].get(gpu_class, 0) + gpus
+            up = parents[key]
+            key = (ident.cluster, up if isinstance(up, str) else "")
+    return {
+        (cluster, name, c): (cohorts[(cluster, name)], gpus)
+        for (cluster, name), quotas in held.items()
+        if parents[(cluster, name)]
+        for c, gpus in quotas.items()
+    }
+
+
+def _spec(obj: dict[str, Any]) -> dict[str, Any]:
+    spec = obj.get("spec")
+    return spec if isinstance(spec, dict) else {}
+
+
+def group_changes(
+    base: Mapping[Identity, PlacedObject], head: Mapping[Identity, PlacedObject]
+) -> Iterator[tuple[Identity, str, tuple[Risk, ...]]]:
+    """R51: (Cohort, headline, risks) per group Cohort and class whose subtree's GPUs change."""
+    old, new = subtrees(base), subtrees(head)
+    for key in sorted(old.keys() | new.keys()):
+        before, after = old.get(key, (None, 0)), new.get(key, (None, 0))
+        if before[1] == after[1]:
+            continue
+        ident = after[0] or before[0]
+        assert ident is not None
+        _, cohort, gpu_class = key
+        headline = f"Cohort {cohort} holds {gpu_class} {before[1]} → {after[1]} GPUs"
+        risks = (Risk("capacity", "the group's quota decreases"),) if after[1] < before[1] else ()
+        yield ident, headline, risks
+
+
 def held_quotas(
     head: Mapping[Identity, PlacedObject],
     inventory: Mapping[str, Mapping[str, int]],
@@ -91,10 +148,12 @@ def held_quotas(
     held: dict[tuple[str, str], int] = defaultdict(int)
     queues: dict[tuple[str, str], list[Identity]] = defaultdict(list)
     for ident, placed in sorted(head.items(), key=lambda item: (item[0].cluster, item[0].name)):
-        if ident.kind != "ClusterQueue" or ident.cluster not in clusters or ident.cluster not in inventory:
+        if ident.kind not in QUOTA_KINDS or ident.cluster not in clusters or ident.cluster not in inventory:
             continue
         for gpu_class, gpus in gpu_quotas(placed.obj).items():
             held[(ident.cluster, gpu_class)] += gpus
+            if ident.kind == "Cohort":  # R51: a group's own quota counts; the line is on a queue
+                continue
             found = queues[(ident.cluster, gpu_class)]
             if _tenant_of(ident, placed.obj) is None:  # the shared queue first
                 found.insert(0, ident)

@@ -25,6 +25,11 @@ _RULES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("ClusterQueue", (*_GROUP, "flavors", "{f}"), "flavor {f}"),
     ("ClusterQueue", (*_GROUP, "flavors"), "flavor order"),
     ("ClusterQueue", (*_GROUP, "coveredResources"), "covered resource"),
+    # R51: a group's Cohort holds quota and limits in the same shape, under its parent
+    ("Cohort", (*_GROUP, "flavors", "{f}", "resources", "{r}", "nominalQuota"), "flavor {f} {r}"),
+    ("Cohort", (*_GROUP, "flavors", "{f}", "resources", "{r}", "{rest}"), "flavor {f} {r} {rest}"),
+    ("Cohort", (*_GROUP, "flavors", "{f}"), "flavor {f}"),
+    ("Cohort", ("spec", "parentName"), "parent"),
     (
         "ClusterQueue",
         ("spec", "namespaceSelector", "matchExpressions", "kubernetes.io/metadata.name", "values"),

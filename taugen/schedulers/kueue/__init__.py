@@ -10,6 +10,7 @@ from taugen.compile.guarantee import Guarantees
 from taugen.core.quantity import Quantity
 from taugen.models.project import Cluster
 from taugen.schedulers.kueue import risks
+from taugen.schedulers.kueue.cohort import COHORT_FILE
 from taugen.schedulers.kueue.compile import FLAVORS_FILE, QUEUE_FILE, KueueCompile
 from taugen.schedulers.kueue.contract import KueueContract
 from taugen.schedulers.kueue.history import cohort_extra_marks, cohort_marks
@@ -25,7 +26,7 @@ class Kueue(KueueCompile):
     name = "kueue"
     model: type[Cluster] = KueueCluster
     display_name = "Kueue"
-    files = Files(queues=QUEUE_FILE, flavors=FLAVORS_FILE)
+    files = Files(queues=QUEUE_FILE, flavors=FLAVORS_FILE, also_quota=(COHORT_FILE,))
     capabilities = KueueCluster.capabilities
     contract: RunContract = KueueContract()
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from taugen.compile.groups import GroupClass, GroupGuarantee
 from taugen.compile.guarantee import ClassGuarantee, Guarantees, TenantGuarantee
 from taugen.compile.manifest import Manifest, annotate, object_
 from taugen.compile.quota import ClassQuota
@@ -33,6 +34,33 @@ PREEMPTION = {  # T2
 def cohort(name: str) -> Manifest:
     """T1: the Cohort the cluster's queues join; no quota of its own (the queues hold it all)."""
     return Manifest(COHORT_FILE, object_(API, "Cohort", name))
+
+
+def group_cohort(group: GroupGuarantee, quotas: Sequence[ClassQuota]) -> Manifest:
+    """R51: a group's Cohort under its parent's, with a resource group of its own when it names
+    a class: its own nominal quota (what its members are not guaranteed) and its limits toward
+    the parent, on the class's GPUs and, scaled as T2, slots. Kueue accepts limits on a Cohort
+    only with a parent (pkg/webhooks/cohort_webhook.go); a group always has one."""
+    flavors = [_group_flavor(c) for q in quotas if (c := group.of(q.gpu_class)) is not None]
+    spec: dict[str, Any] = {"parentName": group.parent}
+    if flavors:
+        spec["resourceGroups"] = [{"coveredResources": [GPU, SLOT], "flavors": flavors}]
+    return Manifest(COHORT_FILE, object_(API, "Cohort", group.cohort, spec=spec))
+
+
+def _group_flavor(part: GroupClass) -> dict[str, Any]:
+    resources = []
+    for name, nominal, borrow, lend in (
+        (GPU, part.own, part.borrowing_limit, part.lending_limit),
+        (SLOT, part.own_slots, part.slot_borrowing_limit, part.slot_lending_limit),
+    ):
+        resource: dict[str, Any] = {"name": name, "nominalQuota": canonical(nominal)}
+        if borrow is not None:
+            resource["borrowingLimit"] = canonical(borrow)
+        if lend is not None:
+            resource["lendingLimit"] = canonical(lend)
+        resources.append(resource)
+    return {"name": flavor_name(part.gpu_class), "resources": resources}
 
 
 def tenant_queue_spec(

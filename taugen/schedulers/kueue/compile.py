@@ -15,7 +15,7 @@ from taugen.models.platform import GpuTaint
 from taugen.models.tiers import Tiers, class_name
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.resolve.labels import GPU_CLASS
-from taugen.schedulers.kueue.cohort import admits, cohort, local_queue, tenant_queue_spec
+from taugen.schedulers.kueue.cohort import admits, cohort, group_cohort, local_queue, tenant_queue_spec
 from taugen.schedulers.kueue.flavors import (
     API,
     COVERED,
@@ -133,8 +133,18 @@ def _queues(cluster: ResolvedCluster, quotas: Sequence[ClassQuota], guarantees: 
     shared = [t.namespace for t in cluster.cluster.tenants if guarantees.of(t.namespace) is None]
     parts = [(q, *guarantees.shared(q), guarantees.shared_extra(q)) for q in quotas]
     spec = {**_spec(shared, parts), "cohortName": name}
-    tenants = [_cluster_queue(t.queue, tenant_queue_spec(t, name, quotas, spec)) for t in guarantees.tenants]
-    return [cohort(name), _cluster_queue(name, spec), *tenants]
+    tenants = [
+        _cluster_queue(t.queue, tenant_queue_spec(t, _cohort_of(guarantees, t.group, name), quotas, spec))
+        for t in guarantees.tenants
+    ]
+    groups = [group_cohort(g, quotas) for g in guarantees.groups]  # R51
+    return [cohort(name), *groups, _cluster_queue(name, spec), *tenants]
+
+
+def _cohort_of(guarantees: Guarantees, group: str | None, root: str) -> str:
+    """T2, R51: a tenant's queue joins its group's Cohort, else the cluster's."""
+    found = guarantees.group(group)
+    return found.cohort if found is not None else root
 
 
 def _spec(

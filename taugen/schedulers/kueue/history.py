@@ -1,6 +1,7 @@
 """Kueue's GPU quota history in a committed clusterqueue.yaml (R35, T2, T3): per gpu-class, the
 cohort's queues together (the shared queue and every queue that joins its cohort); R44: the
-same for each extra resource a GPU flavor lists beyond R25's four."""
+same for each extra resource a GPU flavor lists beyond R25's four. R51: with the groups'
+Cohorts (cohort.yaml) under the cluster's, their own quota and their queues' count too."""
 
 from __future__ import annotations
 
@@ -31,8 +32,9 @@ def cohort_extra_marks(docs: Sequence[dict[str, Any]], queue: str, path: Path) -
 def _cohort_resources(docs: Sequence[dict[str, Any]], queue: str, path: Path) -> Marks:
     sides: dict[int, Marks] = {}
     seen: dict[str, int] = {}
+    groups = _groups(docs, queue)
     for doc in docs:  # both sides of a conflict repeat a queue: a repeated name starts a side
-        if not _in_cohort(doc, queue):
+        if not _in_cohort(doc, queue, groups):
             continue
         side = seen[name_of(doc)] = seen.get(name_of(doc), -1) + 1
         marks = sides.setdefault(side, {})
@@ -49,10 +51,33 @@ def _cohort_resources(docs: Sequence[dict[str, Any]], queue: str, path: Path) ->
     return result
 
 
-def _in_cohort(doc: dict[str, Any], queue: str) -> bool:
-    if doc.get("kind") != "ClusterQueue" or not isinstance(name_of(doc), str):
+def _groups(docs: Sequence[dict[str, Any]], queue: str) -> set[str]:
+    """R51: the Cohorts whose parents lead to the cluster's Cohort `queue`."""
+    parents = {
+        name_of(d): as_dict(d.get("spec")).get("parentName")
+        for d in docs
+        if d.get("kind") == "Cohort" and isinstance(name_of(d), str)
+    }
+    found: set[str] = set()
+    for name in parents:
+        chain, up = {name}, parents[name]
+        while isinstance(up, str) and up != queue and up in parents and up not in chain:
+            chain.add(up)
+            up = parents[up]
+        if up == queue:
+            found.add(name)
+    return found
+
+
+def _in_cohort(doc: dict[str, Any], queue: str, groups: set[str]) -> bool:
+    name = name_of(doc)
+    if not isinstance(name, str):
         return False
-    return name_of(doc) == queue or as_dict(doc.get("spec")).get("cohortName") == queue
+    if doc.get("kind") == "Cohort":
+        return name in groups
+    if doc.get("kind") != "ClusterQueue":
+        return False
+    return name == queue or as_dict(doc.get("spec")).get("cohortName") in {queue, *groups}
 
 
 def _kueue_marks(doc: dict[str, Any], path: Path) -> Marks:

@@ -9,6 +9,7 @@ from pydantic import BeforeValidator, Field, StrictBool, ValidationInfo, field_v
 
 from taugen.core.names import label_key_error
 from taugen.models.base import StrictModel, invalid
+from taugen.models.groups import TenantGroup
 from taugen.models.project import FIXED_RESOURCES, Capabilities, Cluster, Tenant
 
 MAX_EXTRA = 60  # Kueue: 64 covered resources per resource group, less R25's four
@@ -102,6 +103,11 @@ class KueueCluster(Cluster):
         description="R44: device-plugin resources runs may request (names, or prefixes ending in /), "
         "covered by the ClusterQueue with the GPU nodes' allocatable as quota",
     )
+    groups: list[TenantGroup] = Field(
+        default_factory=list,
+        description="R51: groups of guaranteed tenants, each a Kueue Cohort under the cluster's cohort "
+        "(T1) or its parent group's, with quota and limits of its own; absent: one flat cohort",
+    )
     kueue: KueueConfiguration = Field(
         default_factory=KueueConfiguration,
         description="R49: the cluster's Kueue configuration as it runs (fair sharing); taugen writes "
@@ -114,6 +120,10 @@ class KueueCluster(Cluster):
     @property
     def extra_resources(self) -> tuple[str, ...]:
         return tuple(self.extraResources)
+
+    @property
+    def tenant_groups(self) -> tuple[TenantGroup, ...]:
+        return tuple(self.groups)
 
     @property
     def fair_sharing(self) -> FairSharingConfig | None:
