@@ -141,7 +141,7 @@ def _run(
         key=f"{run.metadata.namespace}/{run.metadata.name}",
         priority=context.priority,  # R50: the tier's value in the project
         created=utc_sortable(created) if created else "",
-        flavor=flavor_of.get(policy.gpu_class),
+        flavor=flavor_of.get(policy.classes[0] if policy.classes else None),
         count=context.pods,
         per_pod=per_pod,
         mode="required" if context.level else "preferred" if context.preferred_level else "unconstrained",
