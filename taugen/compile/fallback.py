@@ -20,7 +20,16 @@ Before = dict[tuple[str, str], tuple[str, ...]]  # (a, b): a comes before b, by 
 def flavor_order(classes: Sequence[str], profiles: Sequence[LoadedProfile]) -> list[str]:
     """`classes` (the cluster's, in R25's order) in an order consistent with every profile's list;
     no list: `classes` as given. An InputError at the second of two contradicting profiles."""
-    before = preference_order(profiles)
+    return ordered(classes, preference_order(profiles))
+
+
+def queue_order(classes: Sequence[str], lists: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
+    """flavor_order from lists already checked (a catalog's entries: name, classes)."""
+    return ordered(classes, order_of(lists))
+
+
+def ordered(classes: Sequence[str], before: Before) -> list[str]:
+    """`classes` sorted by `before` (acyclic), ties in their given order (Kahn's algorithm)."""
     present = set(classes)
     rank = {c: i for i, c in enumerate(classes)}
     edges = {(a, b) for a, b in before if a in present and b in present}

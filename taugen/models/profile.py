@@ -150,6 +150,11 @@ class Policy(StrictModel):
         return classes_of(self.gpu_class)
 
     @property
+    def class_text(self) -> str:
+        """The class for a message: one name, or "h200-141gb or else h100-80gb" (R47)."""
+        return " or else ".join(self.classes)
+
+    @property
     def fallback(self) -> bool:
         """R47: more than one class, so no gpu-class node selector (Kueue picks the flavor)."""
         return len(self.classes) > 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from taugen.compile.catalog import not_ready_reason
-from taugen.compile.fallback import contradiction, order_of
+from taugen.compile.fallback import queue_order
 from taugen.context.catalog import Catalog, CatalogEntry
 from taugen.context.classes import unknown_class_hint
 from taugen.core.errors import InputError, Problem
@@ -50,11 +50,25 @@ def _check_fallback(loaded: LoadedRun, policy: Policy, state: ClusterState) -> N
         raise InputError([where.problem("R47", message, hint)])
     if not from_run:
         return  # a profile's list is in the queues' order (compile refused a contradiction)
-    lists = [(e.name, e.policy.classes) for e in state.expected.profiles]
-    if clash := contradiction(order_of(lists), policy.classes, loaded.run.metadata.name, who="run"):
-        message, _ = clash
-        hint = "list the classes in the queues' order, or change the profiles' order (one order per cluster)"
+    order = queue_classes(state)
+    here = [c for c in order if c in policy.classes]
+    wanted = [c for c in policy.classes if c in here]
+    if wanted != here:
+        message = (
+            f"the run lists {', '.join(policy.classes)}, but cluster {state.cluster.name}'s queues "
+            f"hold these flavors in the order {', '.join(here)}, and Kueue tries them in that order"
+        )
+        hint = (
+            f"list them as {', '.join(here)}, or give a profile that lists them in your order "
+            "(one order per cluster, R47)"
+        )
         raise InputError([where.problem("R47", message, hint)])
+
+
+def queue_classes(state: ClusterState) -> list[str]:
+    """R47: the cluster's GPU classes in its queues' flavor order (the profiles' lists, then R25's)."""
+    lists = [(e.name, e.policy.classes) for e in state.expected.profiles]
+    return queue_order([q.gpu_class for q in state.view.quotas], lists)
 
 
 def _check_class(loaded: LoadedRun, value: str, state: ClusterState, loc: list[str | int]) -> None:
