@@ -133,6 +133,8 @@ def _run(
     plan = getattr(run, "admitted", None)
     created = getattr(run, "createdAt", None)
     blocked = _blocked(context, slots)
+    # R47: flavor_of is in the queues' flavor order (every queue of the tree has the same)
+    candidates = [name for c, name in flavor_of.items() if c is not None and c in policy.classes]
     if queue is not None and blocked is None and not queue.admits(run.metadata.namespace):
         blocked = (
             f"ClusterQueue {queue.name} does not admit namespace {run.metadata.namespace} (namespaceSelector)"
@@ -141,7 +143,8 @@ def _run(
         key=f"{run.metadata.namespace}/{run.metadata.name}",
         priority=context.priority,  # R50: the tier's value in the project
         created=utc_sortable(created) if created else "",
-        flavor=flavor_of.get(policy.classes[0] if policy.classes else None),
+        flavor=candidates[0] if candidates else flavor_of.get(policy.classes[0] if policy.classes else None),
+        flavors=tuple(candidates) if len(candidates) > 1 else (),
         count=context.pods,
         per_pod=per_pod,
         mode="required" if context.level else "preferred" if context.preferred_level else "unconstrained",
