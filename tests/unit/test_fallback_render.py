@@ -195,3 +195,26 @@ def test_r47_kai_cannot_choose_among_classes(tmp_path: Path) -> None:
             line_of(path, "profile"),
         )
     ]
+
+
+def test_r47_render_cli_refuses_a_list_against_the_queues_order_with_exit_2(project: Path, run: Run) -> None:
+    doc = run_doc("h200-train", policy={"gpu_class": ["a100-80gb", "h200-141gb"]})
+    path = write_yaml(project.parent / "runs" / "cli-reversed.yaml", doc)
+    result = run("render", path, "-c", project)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    line = line_of(path, "gpu_class")
+    assert f"cli-reversed.yaml:{line}:" in result.stderr.splitlines()[0]
+    assert "[R47]" in result.stderr and "hint: list them as h200-141gb, a100-80gb" in result.stderr
+
+
+def test_r47_render_cli_writes_no_gpu_class_selector(project: Path, run: Run) -> None:
+    path = write_yaml(project.parent / "runs" / "cli-render.yaml", run_doc("h200-else-a100", 2))
+    result = run("render", path, "-c", project)
+    assert result.exit_code == 0, result.output
+    (job,) = objects_of(result.stdout)
+    pod = job["spec"]["template"]["spec"]
+    assert "nodeSelector" not in pod and GPU_CLASS not in job["metadata"]["labels"]
+    assert pod["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"] == {
+        "nodeSelectorTerms": [{"matchExpressions": [{"key": GPU_CLASS, "operator": "In", "values": LIST}]}]
+    }

@@ -76,3 +76,19 @@ def test_r47_pending_when_no_listed_class_fits_names_the_first(run: Run, project
     )
     status, flavor, _ = found["wide"]
     assert (status, flavor) == ("pending", "taugrid-h200-141gb")
+
+
+def test_r47_an_admitted_run_holds_the_flavor_of_its_planned_hosts(run: Run, project: Path) -> None:
+    given = {**_run("given", "h200-else-a100", 1, "08:00"), "admitted": {"ranks": {"0": "a100-0"}}}
+    path = write_yaml(
+        project.parent / "sets" / "given.yaml",
+        {
+            **SET,
+            "runs": [given],
+            "running": [{"node": "a100-0", "requests": {"nvidia.com/gpu": 8}, "run": "given", "rank": 0}],
+        },
+    )
+    result = run("simulate", path, "-c", project, "-o", "json")
+    assert result.exit_code == 0, result.output
+    (found,) = json.loads(result.stdout)["runs"]
+    assert (found["status"], found["flavor"]) == ("admitted", "taugrid-a100-80gb")
