@@ -8,12 +8,14 @@ policies TryNextFlavor)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
+from tests.conftest import Run
 from tests.support.helpers import gpu_node, inventory
 from tests.support.unit import (
     line_of,
@@ -251,3 +253,18 @@ def test_r47_a_kai_tenant_cannot_set_flavor_fungibility(tmp_path: Path) -> None:
             "remove flavorFungibility: KAI queues count GPUs without classes",
         )
     ]
+
+
+def test_r47_explain_tenant_names_its_flavor_fungibility(tmp_path: Path, run: Run) -> None:
+    own = {"whenCanBorrow": "TryNextFlavor"}
+    project = _project(tmp_path, tenant={"guaranteed": {"h200-141gb": 4}, "flavorFungibility": own})
+    run_build(project)
+    text = run("explain", "tenant", "team-a", "-c", project).stdout.splitlines()
+    assert text[2] == (
+        "  flavorFungibility (the tenant's own (R47)): whenCanBorrow TryNextFlavor, "
+        "whenCanPreempt TryNextFlavor (Kueue default)"
+    )
+    answer = json.loads(run("explain", "tenant", "team-a", "-c", project, "-o", "json").stdout)
+    assert answer["flavorFungibility"] == own
+    shared = json.loads(run("explain", "tenant", "team-b", "-c", project, "-o", "json").stdout)
+    assert "flavorFungibility" not in shared

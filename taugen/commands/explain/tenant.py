@@ -9,6 +9,7 @@ from taugen.compile.guarantee import ClassGuarantee, Guarantees
 from taugen.compile.quota import ClassQuota
 from taugen.context.cluster import ClusterView
 from taugen.core.errors import InputError
+from taugen.models.fungibility import FlavorFungibility
 from taugen.models.project import Tenant
 from taugen.models.share import share_value
 from taugen.schedulers.kueue.cohort import PREEMPTION
@@ -40,6 +41,8 @@ class TenantExplanation:
     # R48: its own ClusterQueue's spec.preemption, and whether the tenant set it (else T2's)
     preemption: dict[str, Any] | None = None
     own_preemption: bool = False
+    # R47: its own ClusterQueue's spec.flavorFungibility as the tenant set it (None: not written)
+    fungibility: FlavorFungibility | None = None
 
 
 def explain_tenant(view: ClusterView, namespace: str) -> TenantExplanation:
@@ -68,6 +71,7 @@ def explain_tenant(view: ClusterView, namespace: str) -> TenantExplanation:
         parts,
         preemption,
         own is not None and own.preemption is not None,
+        None if own is None else own.fungibility,
     )
 
 

@@ -18,6 +18,7 @@ def tenant_json(found: TenantExplanation) -> str:
             "cohort": found.cohort,
             "weight": found.weight,
             **({"preemption": found.preemption} if found.preemption is not None else {}),
+            **({"flavorFungibility": found.fungibility.as_spec()} if found.fungibility is not None else {}),
             "classes": [
                 {
                     "gpuClass": c.gpu_class,
@@ -45,6 +46,13 @@ def tenant_text(found: TenantExplanation) -> str:
     if found.preemption is not None:
         said = "the tenant's own (R48)" if found.own_preemption else "T2's"
         lines.append(f"  preemption ({said}): {_preemption(found.preemption)}")
+    if (own := found.fungibility) is not None:
+        policies = [
+            f"whenCanBorrow {own.can_borrow}{'' if own.whenCanBorrow else ' (Kueue default)'}",
+            f"whenCanPreempt {own.can_preempt}{'' if own.whenCanPreempt else ' (Kueue default)'}",
+            *([f"preference {own.preference}"] if own.preference else []),
+        ]
+        lines.append(f"  flavorFungibility (the tenant's own (R47)): {', '.join(policies)}")
     for c in found.classes:
         lines.append(
             f"  {c.gpu_class}: guaranteed {c.guaranteed} GPUs, {c.slots} slots; may borrow {c.borrowable}; "
