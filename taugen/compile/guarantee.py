@@ -23,7 +23,7 @@ from taugen.compile.quota import ClassQuota
 from taugen.compile.shares import resolve_shares, scaled
 from taugen.core.errors import ProblemCollector
 from taugen.load.document import Document
-from taugen.models.fungibility import FlavorFungibility
+from taugen.models.fungibility import TenantFungibility
 from taugen.models.preemption import TenantPreemption
 from taugen.models.project import Cluster, Tenant
 from taugen.models.share import share_value
@@ -53,7 +53,7 @@ class TenantGuarantee:
     weight: int
     classes: tuple[ClassGuarantee, ...]  # by gpu-class
     preemption: TenantPreemption | None = None  # R48: the tenant's own; None: T2's
-    fungibility: FlavorFungibility | None = None  # R47: the tenant's own; None: not written
+    fungibility: TenantFungibility | None = None  # R47: the tenant's own; None: not written
 
     def of(self, gpu_class: str) -> ClassGuarantee | None:
         return next((c for c in self.classes if c.gpu_class == gpu_class), None)

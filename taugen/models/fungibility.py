@@ -13,7 +13,7 @@ from taugen.models.base import StrictModel, invalid
 Policy = Literal["MayStopSearch", "TryNextFlavor"]
 
 
-class FlavorFungibility(StrictModel):
+class TenantFungibility(StrictModel):
     """Kueue v0.19.2 (apis/kueue/v1beta2 FlavorFungibility): absent fields keep Kueue's defaults
     (whenCanBorrow MayStopSearch, whenCanPreempt TryNextFlavor) and are not written."""
 

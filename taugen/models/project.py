@@ -25,7 +25,7 @@ from taugen.models.base import (
     invalid,
     name_limit,
 )
-from taugen.models.fungibility import FlavorFungibility
+from taugen.models.fungibility import TenantFungibility
 from taugen.models.gitops import GitOps, repo_folder
 from taugen.models.levels import ClusterTopology
 from taugen.models.multikueue import MultiKueue
@@ -98,7 +98,7 @@ class Tenant(StrictModel):
         description="R48: the tenant ClusterQueue's preemption (Kueue's values); absent: T2's "
         "(reclaimWithinCohort Any, borrowWithinCohort LowerPriority, withinClusterQueue LowerPriority)",
     )
-    flavorFungibility: FlavorFungibility | None = Field(
+    flavorFungibility: TenantFungibility | None = Field(
         default=None,
         description="R47: the tenant ClusterQueue's flavorFungibility (Kueue's values): whether a run "
         "with fallback classes tries the next class before borrowing or preempting; absent: Kueue's defaults",

@@ -3,12 +3,13 @@ preference: the ClusterQueue holds the GPU flavors in an order consistent with e
 list (R25's order by name where no list says otherwise), two profiles that contradict are
 refused at the second one's line, the catalog says which listed classes are ready, and a
 guaranteed tenant may set Kueue v0.19.2's flavorFungibility (apis/kueue/v1beta2
-FlavorFungibility; clusterqueue_webhook.go validateFlavorFungibility: `preference` needs both
+TenantFungibility; clusterqueue_webhook.go validateFlavorFungibility: `preference` needs both
 policies TryNextFlavor)."""
 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -212,15 +213,15 @@ def test_r47_preference_without_both_try_next_flavor_is_refused_where_kueue_refu
 
 
 def test_r47_preference_with_both_try_next_flavor_is_written() -> None:
-    from taugen.models.fungibility import FlavorFungibility
+    from taugen.models.fungibility import TenantFungibility
 
     both = {
         "whenCanBorrow": "TryNextFlavor",
         "whenCanPreempt": "TryNextFlavor",
         "preference": "PreemptionOverBorrowing",
     }
-    assert FlavorFungibility.model_validate(both).as_spec() == both
-    assert FlavorFungibility.model_validate(
+    assert TenantFungibility.model_validate(both).as_spec() == both
+    assert TenantFungibility.model_validate(
         {"preference": "BorrowingOverPreemption", "whenCanBorrow": "TryNextFlavor"}
     ).as_spec() == {
         "whenCanBorrow": "TryNextFlavor",
@@ -268,3 +269,23 @@ def test_r47_explain_tenant_names_its_flavor_fungibility(tmp_path: Path, run: Ru
     assert answer["flavorFungibility"] == own
     shared = json.loads(run("explain", "tenant", "team-b", "-c", project, "-o", "json").stdout)
     assert "flavorFungibility" not in shared
+
+
+def test_r47_diff_flags_a_flavor_fungibility_change_as_a_preemption_risk(tmp_path: Path, run: Run) -> None:
+    project = _project(tmp_path, tenant={"guaranteed": {"h200-141gb": 4}})
+    run_build(project)
+    before = tmp_path / "before"
+    shutil.copytree(tmp_path / "out", before)
+    own = {"whenCanPreempt": "MayStopSearch"}
+    run_build(_project(tmp_path, tenant={"guaranteed": {"h200-141gb": 4}, "flavorFungibility": own}))
+    answer = json.loads(run("diff", before, tmp_path / "out", "-c", project, "-o", "json").stdout)
+    assert [r["id"] for r in answer["risks"]] == ["preemption"]
+    reason = "whether a run preempts or borrows, or tries its next class first, changes"
+    flagged = [
+        (c["name"], c["path"], c["old"], c["new"])
+        for c in answer["changes"]
+        if {"id": "preemption", "reason": reason} in c["risks"]
+    ]
+    assert flagged == [
+        ("taugrid-team-a", ["spec", "flavorFungibility"], None, {"whenCanPreempt": "MayStopSearch"})
+    ]

@@ -9,7 +9,7 @@ from taugen.compile.guarantee import ClassGuarantee, Guarantees
 from taugen.compile.quota import ClassQuota
 from taugen.context.cluster import ClusterView
 from taugen.core.errors import InputError
-from taugen.models.fungibility import FlavorFungibility
+from taugen.models.fungibility import TenantFungibility
 from taugen.models.project import Tenant
 from taugen.models.share import share_value
 from taugen.schedulers.kueue.cohort import PREEMPTION
@@ -42,7 +42,7 @@ class TenantExplanation:
     preemption: dict[str, Any] | None = None
     own_preemption: bool = False
     # R47: its own ClusterQueue's spec.flavorFungibility as the tenant set it (None: not written)
-    fungibility: FlavorFungibility | None = None
+    fungibility: TenantFungibility | None = None
 
 
 def explain_tenant(view: ClusterView, namespace: str) -> TenantExplanation:
