@@ -80,7 +80,7 @@ def _row(cluster: str, entry: CatalogEntry) -> tuple[str, ...]:
         cluster,
         entry.name,
         str(policy.priority_tier),
-        policy.gpu_class or "-",
+        ", ".join(policy.classes) or "-",
         str(policy.topology),
         entry.topologyLevel or "-",
         "yes" if entry.ready else "no",

@@ -39,7 +39,7 @@ def placement_warning(context: RunContext) -> Problem:
             "use a gpu_class for one rank per node",
         ).as_warning()
     scope = (
-        f"the ranks may land on any Ready {policy.gpu_class} nodes"
+        f"the ranks may land on any Ready {policy.class_text} nodes"
         if context.level is None
         else f"the ranks stay in one {context.level} ({policy.topology})"
     )
@@ -56,6 +56,6 @@ def placement_warning(context: RunContext) -> Problem:
         f"multi-node torchrun: each of the {run.workers} ranks requests one {SLOT}, so every rank "
         "gets a GPU node of its own that no other multi-node torchrun workload shares, even with GPUs "
         f"left on it; {scope}",
-        f"with fewer than {run.workers} free Ready {policy.gpu_class} nodes {where_pending}the run stays "
+        f"with fewer than {run.workers} free Ready {policy.class_text} nodes {where_pending}the run stays "
         "pending: nothing falls back to a wider level (`taugen preflight` checks eligibility)",
     ).as_warning()

@@ -12,7 +12,7 @@ from taugen.compile.manifest import Manifest, annotate, object_
 from taugen.compile.quota import ClassQuota
 from taugen.core.errors import InputError, Problem
 from taugen.load.profiles import LoadedProfile
-from taugen.models.profile import LevelRequest, ProfileTopology, Topology
+from taugen.models.profile import LevelRequest, ProfileTopology, Topology, classes_of
 from taugen.models.tiers import Tiers, class_name
 from taugen.resolve.cluster import ResolvedCluster
 from taugen.resolve.labels import ACCELERATOR_DOMAIN, HOSTNAME, NETWORK_DOMAIN, SITE
@@ -64,6 +64,7 @@ def _entry(
     reason = not_ready_reason(cluster.name, policy.gpu_class, by_class) or _undeclared(
         cluster, policy.topology
     )
+    ready = ready_classes(policy.gpu_class, by_class)
     entry: dict[str, Any] = {
         "name": loaded.profile.metadata.name,
         "policy": policy.model_dump(mode="json"),
@@ -73,13 +74,32 @@ def _entry(
     }
     if reason is not None:
         entry["reason"] = reason
+    if policy.fallback and ready:  # R47: the listed classes it may run on here, in its order
+        entry["readyClasses"] = list(ready)
     if loaded.profile.deprecated is not None:
         entry["deprecated"] = loaded.profile.deprecated.model_dump(mode="json")
     return entry
 
 
-def not_ready_reason(cluster: str, gpu_class: str | None, by_class: Mapping[str, ClassQuota]) -> str | None:
-    """Why a policy with this gpu-class cannot be placed in the cluster (R30), or None."""
+def not_ready_reason(
+    cluster: str, gpu_class: str | list[str] | None, by_class: Mapping[str, ClassQuota]
+) -> str | None:
+    """Why a policy with this gpu-class cannot be placed in the cluster (R30), or None. R47: a
+    list is ready where at least one listed class is; when none is, every class's reason."""
+    if isinstance(gpu_class, list):
+        reasons = [_class_reason(cluster, c, by_class) for c in gpu_class]
+        if any(r is None for r in reasons):
+            return None
+        return "no listed gpu-class is ready: " + "; ".join(r for r in reasons if r)
+    return _class_reason(cluster, gpu_class, by_class)
+
+
+def ready_classes(gpu_class: str | list[str] | None, by_class: Mapping[str, ClassQuota]) -> tuple[str, ...]:
+    """R47: the classes of a policy that are ready in the cluster, in the policy's order."""
+    return tuple(c for c in classes_of(gpu_class) if _class_reason("", c, by_class) is None)
+
+
+def _class_reason(cluster: str, gpu_class: str | None, by_class: Mapping[str, ClassQuota]) -> str | None:
     if gpu_class is None:
         return None
     quota = by_class.get(gpu_class)
@@ -106,8 +126,10 @@ def _check_classes(cluster: ResolvedCluster, profiles: Sequence[LoadedProfile]) 
     problems: list[Problem] = []
     for loaded in profiles:
         value = loaded.profile.policy.gpu_class
-        if value is not None and (err := gpu_class_error(value, mapping)):
-            problems.append(loaded.doc.at(["policy", "gpu_class"]).problem("R3", *err))
+        for i, gpu_class in enumerate(classes_of(value)):
+            if err := gpu_class_error(gpu_class, mapping):
+                at: list[str | int] = ["policy", "gpu_class", *([i] if isinstance(value, list) else [])]
+                problems.append(loaded.doc.at(at).problem("R3", *err))
     if problems:
         raise InputError(problems)
 

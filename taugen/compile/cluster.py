@@ -8,6 +8,7 @@ from taugen.compile.admission import admission_policy
 from taugen.compile.backend import CompileBackend
 from taugen.compile.catalog import catalog
 from taugen.compile.common import NO_TIERS, priority_classes
+from taugen.compile.fallback import flavor_order
 from taugen.compile.fleet import ManagerPlan, multikueue_objects, placed_by_workers, with_admission_check
 from taugen.compile.guarantee import Guarantees
 from taugen.compile.manifest import Manifest
@@ -32,7 +33,9 @@ def cluster_manifests(
     """Every object of out/<cluster>/ before decoration (waves, managed-by: decorate.py).
     `backend`: the cluster's scheduler (taugen/schedulers/registry.py). A MultiKueue manager's
     `quotas` are the fleet's (M2); `manager` adds M1's objects; `tiers`: the project's (R50)."""
-    queues = backend.compile(resolved, quotas, guarantees or Guarantees(), tiers)
+    order = flavor_order([q.gpu_class for q in quotas], profiles)  # R47; no list: R25's order
+    by_class = {q.gpu_class: q for q in quotas}
+    queues = backend.compile(resolved, [by_class[c] for c in order], guarantees or Guarantees(), tiers)
     fleet = [] if manager is None else multikueue_objects(manager.block)
     return [
         *priority_classes(tiers),

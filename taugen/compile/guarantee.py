@@ -33,6 +33,7 @@ from taugen.compile.quota import ClassQuota
 from taugen.compile.shares import resolve_shares, scaled
 from taugen.core.errors import ProblemCollector
 from taugen.load.document import Document
+from taugen.models.fungibility import TenantFungibility
 from taugen.models.preemption import TenantPreemption
 from taugen.models.project import Cluster, Tenant
 
@@ -62,6 +63,7 @@ class TenantGuarantee:
     classes: tuple[ClassGuarantee, ...]  # by gpu-class
     preemption: TenantPreemption | None = None  # R48: the tenant's own; None: T2's
     group: str | None = None  # R51: the tenant's group; None: in the cluster's cohort (T1)
+    fungibility: TenantFungibility | None = None  # R47: the tenant's own; None: not written
 
     def of(self, gpu_class: str) -> ClassGuarantee | None:
         return next((c for c in self.classes if c.gpu_class == gpu_class), None)
@@ -242,7 +244,14 @@ def _tenant(
     classes = tuple(_class(tenant, c, gpus.get(c, 0), quotas[c], mine.get(c, {})) for c in named)
     queue = f"{cluster.clusterQueue}-{tenant.namespace}"
     return TenantGuarantee(
-        tenant.namespace, tenant.localQueue, queue, tenant.weight, classes, tenant.preemption, group
+        tenant.namespace,
+        tenant.localQueue,
+        queue,
+        tenant.weight,
+        classes,
+        tenant.preemption,
+        group,
+        tenant.flavorFungibility,
     )
 
 

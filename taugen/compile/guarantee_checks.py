@@ -32,6 +32,15 @@ def check_tenant_fields(cluster: Cluster, doc: Document, index: int) -> list[Pro
                         "remove preemption: KAI preempts by its own rules (priority and over-quota weight)",
                     )
                 )
+            if tenant.flavorFungibility is not None:
+                problems.append(
+                    doc.at(_at(index, j, "flavorFungibility"), key=True).problem(
+                        "R47",
+                        f"tenant {tenant.namespace} sets flavorFungibility, "
+                        "a setting of Kueue's ClusterQueues",
+                        "remove flavorFungibility: KAI queues count GPUs without classes",
+                    )
+                )
             if tenant.lendingLimit and not cluster.capabilities.lending_limits:
                 problems.append(
                     doc.at(_at(index, j, "lendingLimit"), key=True).problem(
@@ -43,7 +52,7 @@ def check_tenant_fields(cluster: Cluster, doc: Document, index: int) -> list[Pro
             continue
         used = [
             f
-            for f in ("weight", *LIMITS, "preemption")
+            for f in ("weight", *LIMITS, "preemption", "flavorFungibility")
             if f in tenant.model_fields_set and (f == "weight" or getattr(tenant, f))
         ]
         if used and not tenant.guaranteed:

@@ -28,6 +28,7 @@ class CatalogEntry(StrictModel):
     topologyLevel: StrictStr | None
     ready: StrictBool
     reason: StrictStr | None = None
+    readyClasses: list[StrictStr] | None = None  # R47: a list's ready classes, in its order
     deprecated: Deprecation | None = None
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence, Set
 from taugen.core.errors import Problem
 from taugen.core.suggest import CLOSE, closest
 from taugen.load.profiles import BUILTIN_PROFILES, LoadedProfile
+from taugen.models.profile import classes_of
 from taugen.resolve.rules import RuleSet
 
 
@@ -36,13 +37,17 @@ def profile_class_warnings(profiles: Sequence[LoadedProfile], known: Set[str]) -
     """
     found = []
     for loaded in profiles:
-        value = loaded.profile.policy.gpu_class
+        listed = loaded.profile.policy.gpu_class
         if loaded.doc.path.is_relative_to(BUILTIN_PROFILES):
             continue
-        if value is None or value in known or closest(value, known, CLOSE) is None:
-            continue
-        name = loaded.profile.metadata.name
-        message = f"profile {name}: no rule gives gpu-class {value!r}, so it is never ready (R30)"
-        where = loaded.doc.at(["policy", "gpu_class"])
-        found.append(where.problem("profile", message, unknown_class_hint(value, known)).as_warning())
+        for i, value in enumerate(classes_of(listed)):
+            if value in known or closest(value, known, CLOSE) is None:
+                continue
+            name = loaded.profile.metadata.name
+            never = (
+                "so it is never ready (R30)" if not isinstance(listed, list) else "so it is never used (R47)"
+            )
+            message = f"profile {name}: no rule gives gpu-class {value!r}, {never}"
+            where = loaded.doc.at(["policy", "gpu_class", *([i] if isinstance(listed, list) else [])])
+            found.append(where.problem("profile", message, unknown_class_hint(value, known)).as_warning())
     return found

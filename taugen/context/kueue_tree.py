@@ -11,7 +11,7 @@ from taugen.api.kueue.clusterqueue import ClusterQueue
 from taugen.api.kueue.cohort import Cohort
 from taugen.api.kueue.common import LabelSelector
 from taugen.api.kueue.flavor import ResourceFlavor, Toleration
-from taugen.api.kueue.policies import Preemption
+from taugen.api.kueue.policies import FlavorFungibility, Preemption
 from taugen.api.kueue.queues import LocalQueue
 from taugen.api.kueue.resources import ResourceGroup
 from taugen.core.quantity import Quantity
@@ -43,6 +43,7 @@ class CompiledQueue:
     cohort: str | None = None
     selector: LabelSelector | None = None  # namespaceSelector; None admits no namespace
     preemption: Preemption = field(default_factory=Preemption)
+    fungibility: FlavorFungibility = field(default_factory=FlavorFungibility)  # R47
 
     def flavor(self, name: str) -> QueueFlavor | None:
         return next((f for f in self.flavors if f.name == name), None)
@@ -144,6 +145,7 @@ def _queue(queue: ClusterQueue) -> CompiledQueue:
         spec.cohort_name,
         spec.namespace_selector,
         spec.preemption,
+        spec.flavor_fungibility,
     )
 
 

@@ -41,10 +41,11 @@ Rule = Literal[
     "R42", "R43",  # SPEC §14: a cluster's own topology levels, and a run naming one
     "R44", "R45",  # SPEC §14: device resources (extraResources) and a request no queue covers
     "R46",  # SPEC §14: a topology source no GPU node of a class carries
-    "R51",  # SPEC §15: tenant groups, nested Kueue cohorts with quota of their own
+    "R47",  # SPEC §15: fallback gpu classes (an ordered list) and a tenant's flavorFungibility
     "R48",  # SPEC §15: a guaranteed tenant's preemption settings
     "R49",  # SPEC §15: a Kueue cluster's own configuration as recorded (fair sharing)
     "R50",  # SPEC §15: priority tiers beside TauGrid's two, and a run or profile naming one
+    "R51",  # SPEC §15: tenant groups, nested Kueue cohorts with quota of their own
     "R52",  # SPEC §15: simulate's cycles and the WorkloadSet's timestamps (RFC 3339, year >= 1)
     "§7", "K1", "K2", "K3", "K4", "K5", "K6", "S1", "S2", "S3", "S4", "S5", "S6",
     # SPEC §10: tenants with guaranteed GPU quota (cohorts)

@@ -5,7 +5,15 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Literal, Self
 
-from pydantic import Discriminator, Field, GetJsonSchemaHandler, Tag, model_validator
+from pydantic import (
+    Discriminator,
+    Field,
+    GetJsonSchemaHandler,
+    StrictStr,
+    Tag,
+    field_validator,
+    model_validator,
+)
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 
@@ -77,13 +85,79 @@ Topology = Annotated[
 ]
 
 
+MAX_FALLBACKS = 63  # R47: with taugrid-default-cpu, Kueue's 64 flavors per resource group
+
+# R47: one class, or an ordered preference (the first the run would rather have)
+GpuClasses = Annotated[
+    str | Annotated[list[StrictStr], Field(min_length=1, max_length=MAX_FALLBACKS)],
+    Field(union_mode="left_to_right"),
+]
+
+
+def no_empty_list(value: object) -> object:
+    """R47: an empty list is refused as one error (not one per form of the union)."""
+    if value == []:
+        raise invalid(
+            "gpu_class lists no class",
+            "name one class, or list them in order of preference; omit gpu_class for CPU-only work",
+            rule="R47",
+        )
+    return value
+
+
+def one_or_list(value: str | list[str] | None) -> str | list[str] | None:
+    """R47: a list of distinct classes; a list of one is that class (R19/R20 exactly)."""
+    if not isinstance(value, list):
+        return value
+    twice = sorted({c for c in value if value.count(c) > 1})
+    if twice:
+        raise invalid(
+            f"gpu_class lists {', '.join(twice)} twice: the list is an order of preference",
+            "list each class once, the preferred first",
+            rule="R47",
+        )
+    return value[0] if len(value) == 1 else value
+
+
+def classes_of(value: str | list[str] | None) -> tuple[str, ...]:
+    """The classes a policy may run on, in its order of preference (R47); () for CPU-only."""
+    if value is None:
+        return ()
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
 class Policy(StrictModel):
     priority_tier: TierName = Field(
         default=DEFAULT_TIER,
         description="default or priority (TauGrid's), or a tier of the project's priorityTiers (R50)",
     )
-    gpu_class: str | None = Field(default=None, description="Omit for CPU-only work")
+    gpu_class: GpuClasses | None = Field(
+        default=None,
+        description="Omit for CPU-only work; a list is an order of preference, the first preferred (R47)",
+    )
     topology: Topology = ProfileTopology.UNCONSTRAINED
+
+    _no_empty_list = field_validator("gpu_class", mode="before")(no_empty_list)
+
+    @field_validator("gpu_class")
+    @classmethod
+    def _one_or_list(cls, value: str | list[str] | None) -> str | list[str] | None:
+        return one_or_list(value)
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        """R47: the classes in the order of preference; () for CPU-only work."""
+        return classes_of(self.gpu_class)
+
+    @property
+    def class_text(self) -> str:
+        """The class for a message: one name, or "h200-141gb or else h100-80gb" (R47)."""
+        return " or else ".join(self.classes)
+
+    @property
+    def fallback(self) -> bool:
+        """R47: more than one class, so no gpu-class node selector (Kueue picks the flavor)."""
+        return len(self.classes) > 1
 
 
 class Deprecation(StrictModel):

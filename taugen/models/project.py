@@ -25,6 +25,7 @@ from taugen.models.base import (
     invalid,
     name_limit,
 )
+from taugen.models.fungibility import TenantFungibility
 from taugen.models.gitops import GitOps, repo_folder
 from taugen.models.levels import ClusterTopology
 from taugen.models.multikueue import MultiKueue
@@ -70,6 +71,7 @@ class Capabilities:
     multikueue: bool  # a MultiKueue manager or worker (M3)
     queue_health: bool  # Flux health checks on its queue kinds (G6)
     covered_resources: bool  # its queues cover named resources; a run asking another is refused (R45)
+    fallback_classes: bool = False  # a run may list gpu classes, its queues choose among them (R47)
 
 
 class Tenant(StrictModel):
@@ -98,6 +100,11 @@ class Tenant(StrictModel):
         default=None,
         description="R48: the tenant ClusterQueue's preemption (Kueue's values); absent: T2's "
         "(reclaimWithinCohort Any, borrowWithinCohort LowerPriority, withinClusterQueue LowerPriority)",
+    )
+    flavorFungibility: TenantFungibility | None = Field(
+        default=None,
+        description="R47: the tenant ClusterQueue's flavorFungibility (Kueue's values): whether a run "
+        "with fallback classes tries the next class before borrowing or preempting; absent: Kueue's defaults",
     )
 
 

@@ -10,7 +10,7 @@ from pydantic import Field, StrictInt, StrictStr, field_validator, model_validat
 from taugen.core.errors import Rule
 from taugen.models.base import API_VERSION, DNSLabel, DNSSubdomain, QuantityField, StrictModel, invalid
 from taugen.models.node_filters import NodeRequirement
-from taugen.models.profile import Topology
+from taugen.models.profile import GpuClasses, Topology, no_empty_list, one_or_list
 from taugen.models.tiers import TierName
 
 MAX_WORKERS = 100_000  # Kubernetes: an Indexed Job has at most 100000 completions
@@ -91,7 +91,9 @@ class RunPolicy(StrictModel):
     priority_tier: TierName | None = Field(
         default=None, description="Changes only the priority pair: a tier of the project (R50)"
     )
-    gpu_class: str | None = Field(default=None, description="Hardware only (R3)")
+    gpu_class: GpuClasses | None = Field(
+        default=None, description="Hardware only (R3); a list is an order of preference (R47)"
+    )
     topology: Topology | None = Field(
         default=None,
         description="A contract placement (same-network-domain, …) or a level the cluster declares "
@@ -105,6 +107,13 @@ class RunPolicy(StrictModel):
         min_length=1,
         description="Required node affinity: the pods go only to nodes matching every requirement",
     )
+
+    _no_empty_list = field_validator("gpu_class", mode="before")(no_empty_list)
+
+    @field_validator("gpu_class")
+    @classmethod
+    def _one_or_list(cls, value: str | list[str] | None) -> str | list[str] | None:
+        return one_or_list(value)
 
 
 class Leader(StrictModel):

@@ -14,6 +14,6 @@ PROFILE = "tau.azure.com/profile"
 
 def common_labels(context: RunContext) -> dict[str, str]:
     labels = {PROFILE: context.entry.name}
-    if context.policy.gpu_class is not None:
+    if isinstance(context.policy.gpu_class, str):  # R47: a list has no one class to name
         labels[GPU_CLASS] = context.policy.gpu_class
     return labels

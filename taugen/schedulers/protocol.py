@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # the run engine sits above the schedulers: its types, never 
     from taugen.engines.runs.podsets import PodSet
     from taugen.engines.runs.resolution import RunContext
 
-CheckId = Literal["profile", "flavor", "quota", "slot", "topology"]  # a preflight verdict's lines
+CheckId = Literal["profile", "class", "flavor", "quota", "slot", "topology"]  # a preflight verdict's lines
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import yaml
 from taugen.core.quantity import Quantity
 from taugen.engines.admission.engine import simulate
 from taugen.engines.admission.model import SimFlavor, SimInput, SimRun
-from taugen.schedulers.kueue.quota_model import PreemptionPolicy, Quota, SimCohort, SimQueue
+from taugen.schedulers.kueue.quota_model import Fungibility, PreemptionPolicy, Quota, SimCohort, SimQueue
 from taugen.schedulers.kueue.units import as_units, units
 
 VECTORS = Path(__file__).resolve().parents[1] / "data" / "preemption-vectors.yaml"
@@ -53,7 +53,13 @@ def _queue(raw: Mapping[str, Any]) -> SimQueue:
         policy.get("maxPriorityThreshold"),
         policy.get("withinClusterQueue", "Never"),
     )
-    return SimQueue(raw["name"], quotas, raw.get("cohort"), preemption)
+    own = raw.get("flavorFungibility", {})  # R47: Kueue's defaults where the case sets none
+    fungibility = Fungibility(
+        own.get("whenCanBorrow", "MayStopSearch"),
+        own.get("whenCanPreempt", "TryNextFlavor"),
+        own.get("preference"),
+    )
+    return SimQueue(raw["name"], quotas, raw.get("cohort"), preemption, fungibility)
 
 
 def _time(text: str | None, default: str) -> str:
@@ -66,7 +72,8 @@ def _run(raw: Mapping[str, Any], admitted: bool) -> SimRun:
         key=f"ns/{raw['name']}",
         priority=raw["priority"],
         created=_time(raw.get("createdAt"), ADMITTED_AT if admitted else CREATED_AT),
-        flavor=raw.get("flavor", FLAVOR),
+        flavor=raw.get("flavor", raw.get("flavors", [FLAVOR])[0]),
+        flavors=tuple(raw.get("flavors", ())),  # R47: the queue's flavors, in its order
         count=1,
         per_pod=as_units(resources),
         mode="unconstrained",
@@ -85,6 +92,7 @@ def run_vector(case: Mapping[str, Any], sets: Mapping[str, Any]) -> dict[str, An
     cohorts = tuple(SimCohort(c["name"], c.get("parent"), _quotas(c)) for c in case.get("cohorts", []))
     runs = [_run(r, True) for r in case.get("admitted", [])] + [_run(r, False) for r in case["incoming"]]
     used = {FLAVOR} | {f for q in queues for f in q.get("flavors", {})} | {r.flavor or "" for r in runs}
+    used |= {f for r in runs for f in r.flavors}
     flavors = sorted(used - set(case.get("absentFlavors", [])))
     source = SimInput(
         "none",
@@ -98,7 +106,12 @@ def run_vector(case: Mapping[str, Any], sets: Mapping[str, Any]) -> dict[str, An
     result = simulate(source, case.get("cycles"))
     incoming = {f"ns/{r['name']}" for r in case["incoming"]}
     name = {r.key: r.key.split("/", 1)[1] for r in runs}
-    return {
+    found = {
         "status": {name[r.key]: r.status for r in result.runs if r.key in incoming},
         "preempted": {name[v.key]: v.reason for r in result.runs for v in r.victims},
     }
+    if "flavors" in case["expected"]:  # R47: the flavor the assigner chose among `flavors`
+        found["flavors"] = {
+            name[r.key]: r.flavor for r in result.runs if name[r.key] in case["expected"]["flavors"]
+        }
+    return found

@@ -83,7 +83,7 @@ def rules_of(problems: list[Problem]) -> list[str]:
 
 def profile(
     name: str,
-    gpu_class: str | None = None,
+    gpu_class: str | list[str] | None = None,
     topology: str = "unconstrained",
     tier: str = "default",
 ) -> dict[str, Any]:

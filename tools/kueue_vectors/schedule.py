@@ -64,7 +64,9 @@ def scope(c):
         return ("Kueue's second-pass node replacement (findReplacementAssignment): not modelled; "
                 "simulate replaces ranks host by host (S5)")
     if len(c["resourceFlavors"]) > 1 or len(c["topologies"]) > 1 or len(c["clusterQueues"]) > 1:
-        return "several flavors in one ClusterQueue for one class: a taugen run uses its class's one flavor"
+        return ("several flavors in one ClusterQueue as taugen never writes them (TAS beside non-TAS for one run, "
+                "other Topologies, shared nodes, a flavor per pod set): R47's fallback flavors are disjoint classes "
+                "on one Topology, one per run")
     if any(len(call(w, "PodSets")[0]) > 1 and "ReserveQuotaAt" in calls(w) for w in wls):
         return "an admitted workload of several PodSets: a WorkloadSet's admitted plan is a Job's (K6)"
     podsets = [p for w in wls for p in call(w, "PodSets")[0]]

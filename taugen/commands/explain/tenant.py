@@ -10,6 +10,7 @@ from taugen.compile.guarantee import ClassGuarantee, Guarantees
 from taugen.compile.quota import ClassQuota
 from taugen.context.cluster import ClusterView
 from taugen.core.errors import InputError
+from taugen.models.fungibility import TenantFungibility
 from taugen.models.project import Tenant
 from taugen.models.share import share_value
 from taugen.schedulers.kueue.cohort import PREEMPTION
@@ -53,6 +54,8 @@ class TenantExplanation:
     preemption: dict[str, Any] | None = None
     own_preemption: bool = False
     path: tuple[GroupLevel, ...] = ()  # R51: its groups, its own first; () when in the cluster's cohort
+    # R47: its own ClusterQueue's spec.flavorFungibility as the tenant set it (None: not written)
+    fungibility: TenantFungibility | None = None
 
 
 def explain_tenant(view: ClusterView, namespace: str) -> TenantExplanation:
@@ -84,6 +87,7 @@ def explain_tenant(view: ClusterView, namespace: str) -> TenantExplanation:
         preemption,
         own is not None and own.preemption is not None,
         tuple(_level(g) for g in path),
+        None if own is None else own.fungibility,
     )
 
 

@@ -19,6 +19,7 @@ def tenant_json(found: TenantExplanation) -> str:
             "weight": found.weight,
             **({"preemption": found.preemption} if found.preemption is not None else {}),
             **({"groups": [_level_json(g) for g in found.path]} if found.path else {}),
+            **({"flavorFungibility": found.fungibility.as_spec()} if found.fungibility is not None else {}),
             "classes": [
                 {
                     "gpuClass": c.gpu_class,
@@ -50,6 +51,13 @@ def tenant_text(found: TenantExplanation) -> str:
         chain = " -> ".join([*(f"{g.cohort} (group {g.group})" for g in found.path), found.path[-1].parent])
         lines.append(f"  cohorts (R51): {chain} (the cluster's, T1)")
         lines += [f"  {_level_text(g)}" for g in found.path]
+    if (own := found.fungibility) is not None:
+        policies = [
+            f"whenCanBorrow {own.can_borrow}{'' if own.whenCanBorrow else ' (Kueue default)'}",
+            f"whenCanPreempt {own.can_preempt}{'' if own.whenCanPreempt else ' (Kueue default)'}",
+            *([f"preference {own.preference}"] if own.preference else []),
+        ]
+        lines.append(f"  flavorFungibility (the tenant's own (R47)): {', '.join(policies)}")
     for c in found.classes:
         lines.append(
             f"  {c.gpu_class}: guaranteed {c.guaranteed} GPUs, {c.slots} slots; may borrow {c.borrowable}; "

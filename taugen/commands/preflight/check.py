@@ -10,9 +10,10 @@ torchrun run also needs the tree to advertise the torchrun-host-slot on GPU node
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from taugen.compile.catalog import not_ready_reason
 from taugen.compile.slot import no_slot_reason
 from taugen.core.errors import Problem
 from taugen.core.quantity import Quantity
@@ -20,6 +21,7 @@ from taugen.engines.placement.nowhere import HostOffer, PodFilters, why_nowhere
 from taugen.engines.runs.capacity import CapacityDomain
 from taugen.engines.runs.jobset_preflight import fit_pod_sets
 from taugen.engines.runs.node_filters import node_labels, node_taints, run_affinity, run_tolerations
+from taugen.engines.runs.policy import queue_classes
 from taugen.engines.runs.resolution import RunContext, resolve_run
 from taugen.engines.runs.topology import TopologyFit, fit_topology
 from taugen.schedulers.kueue.units import as_units
@@ -51,6 +53,39 @@ def preflight_run(run_file: Path, config: Path) -> tuple[Preflight, tuple[Proble
 
 
 def preflight(context: RunContext) -> Preflight:
+    return _fallback(context) if context.policy.fallback else _one_class(context)
+
+
+def _fallback(context: RunContext) -> Preflight:
+    """R47: eligible when one listed class is; the class is the first eligible one in the
+    queues' flavor order (Kueue tries the flavors in that order), with the cohort idle."""
+    state = context.state
+    quotas = {q.gpu_class: q for q in state.view.quotas}
+    order = [c for c in queue_classes(state) if c in context.policy.classes]
+    tried = []
+    for gpu_class in order:
+        policy = context.policy.model_copy(update={"gpu_class": gpu_class})
+        reason = not_ready_reason(state.cluster.name, gpu_class, quotas)
+        tried.append((gpu_class, _one_class(replace(context, policy=policy, not_ready=reason))))
+    missing = [c for c in context.policy.classes if c not in order]
+    absent = f"; {', '.join(missing)} not in cluster {state.cluster.name}" if missing else ""
+    queue = f"in the queues' order {', '.join(order)}{absent}"
+    for gpu_class, found in tried:
+        if found.eligible:
+            check = Check("class", True, f"{gpu_class}: the first listed class that is eligible, {queue}")
+            return Preflight(context, (check, *found.checks), found.request, found.domain, found.wider)
+    failed = [
+        Check(c.id, False, f"{gpu_class}: {c.message}")
+        for gpu_class, found in tried
+        for c in found.checks
+        if not c.ok
+    ]
+    check = Check("class", False, f"no listed class is eligible, {queue}")
+    request = tried[0][1].request if tried else context.request
+    return Preflight(context, (check, *failed), request)
+
+
+def _one_class(context: RunContext) -> Preflight:
     request = context.request
     placeable = scheduler_of(context.state.cluster.scheduler).preflight(context, request)
     checks = [_profile(context), *placeable.checks]

@@ -27,7 +27,7 @@ def as_text(result: Preflight) -> str:
         f"preflight: run {run.metadata.name} in {run.metadata.namespace}, cluster "
         f"{context.state.cluster.name}: {result.verdict}",
         f"  policy    profile {context.entry.name}, tier {policy.priority_tier}, "
-        f"gpu-class {policy.gpu_class or '(none: CPU-only)'}, topology {policy.topology}",
+        f"gpu-class {policy.class_text or '(none: CPU-only)'}, topology {policy.topology}",
         f"  request   {_shape(context)}, each {_request(result)}"
         if not context.jobset
         else f"  request   {_pod_sets(context)}",

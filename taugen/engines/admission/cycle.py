@@ -32,6 +32,7 @@ class CycleScheduler:
     tree: QuotaTree
     nominate: Callable[[SimRun], Nomination]
     process: Callable[[SimRun, Nomination], RunResult]  # admits, or says why not
+    assign: Callable[[SimRun], SimRun] = lambda run: run  # R47: its flavor as the cycle starts
     queues: dict[str, list[SimRun]] = field(default_factory=dict)
     inadmissible: list[SimRun] = field(default_factory=list)
     results: dict[str, RunResult] = field(default_factory=dict)
@@ -62,7 +63,7 @@ class CycleScheduler:
 
     def _cycle(self) -> bool:
         """One cycle; False when it admitted and preempted nothing and every head was skipped."""
-        heads = [self.queues[name].pop(0) for name in sorted(self.queues)]
+        heads = [self.assign(self.queues[name].pop(0)) for name in sorted(self.queues)]
         self.queues = {name: runs for name, runs in self.queues.items() if runs}
         nominated = {run.key: self.nominate(run) for run in heads}
         height = {run.key: self._height(run) for run in heads}

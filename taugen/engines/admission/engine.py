@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from taugen.engines.admission.admission import Short, check_quota, usage_of
+from taugen.engines.admission.admission import Short, borrow_height, check_quota, usage_of
 from taugen.engines.admission.cycle import CycleScheduler, Nomination
+from taugen.engines.admission.flavors import assign_flavor
 from taugen.engines.admission.model import (
     NO_PREEMPTION,
     FlavorTotal,
@@ -73,6 +74,8 @@ def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
     def process(run: SimRun, nominated: Nomination) -> RunResult:
         early = placed_at_nomination.pop(run.key, None)
         result = _admit(cluster, flavors, run, plans, nominated, early)
+        if result.status == "admitted":  # R47: the flavor it took is the one it holds
+            runs[run.key] = cluster.runs[run.key] = run
         for victim in result.victims:
             preempted[victim.key] = _preempted(cluster, runs[victim.key], run, victim)
         return result
@@ -93,9 +96,20 @@ def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
             return replace(found, candidates=False)
         return found
 
-    scheduler = CycleScheduler(cluster.quota, nominate, process)
+    def assign(run: SimRun) -> SimRun:
+        return assign_flavor(
+            cluster.quota,
+            run,
+            lambda r: _why_pending(cluster, flavors, r),
+            lambda r, short: _victims(cluster, flavors[r.flavor or ""], r, short.need),
+            lambda r: _places(cluster, flavors, r),
+            lambda r, victims: _borrow_after(cluster, r, victims),
+        )
+
+    scheduler = CycleScheduler(cluster.quota, nominate, process, assign)
     results.update(scheduler.run([r for r in order if r.plan is None], cycles))
     results.update(preempted)
+    order = [runs[r.key] for r in order]  # R47: with the flavors they took
     for node in source.down:
         _node_down(cluster, node, order, results, plans)
     totals = _totals(cluster, source, results)
@@ -174,6 +188,23 @@ def _placement(
     if isinstance(early, str) or (early is not None and cluster.holds(run, early)):
         return early
     return _fit(cluster, flavor, run)
+
+
+def _borrow_after(cluster: SimCluster, run: SimRun, victims: Sequence[Victim]) -> int:
+    """R47: how far the run would borrow once `victims` no longer hold their quota."""
+    held = [cluster.holders[v.key] for v in victims if v.key in cluster.holders]
+    for holder in held:
+        cluster.quota.add(holder.queue, holder.usage, sign=-1)
+    level = borrow_height(cluster.quota, run)
+    for holder in held:
+        cluster.quota.add(holder.queue, holder.usage)
+    return level
+
+
+def _places(cluster: SimCluster, flavors: dict[str, SimFlavor], run: SimRun) -> bool:
+    """R47: the run's flavor's topology can place it now (a non-TAS flavor: no topology)."""
+    flavor = flavors.get(run.flavor or "")
+    return flavor is not None and (not flavor.tas or not isinstance(_fit(cluster, flavor, run), str))
 
 
 def _place(cluster: SimCluster, flavor: SimFlavor, run: SimRun) -> Assignment | NoFit:
@@ -303,7 +334,8 @@ def _node_down(
 def _totals(cluster: SimCluster, source: SimInput, results: dict[str, RunResult]) -> tuple[FlavorTotal, ...]:
     totals = []
     for flavor in sorted(f.name for f in source.flavors if f.tas):
-        runs = [r for r in source.runs if r.flavor == flavor]
+        # R47: a run with fallback classes counts under the flavor it took (pending: its first)
+        runs = [cluster.runs[r.key] for r in source.runs if cluster.runs[r.key].flavor == flavor]
         admitted = [r for r in runs if results[r.key].status == "admitted"]
         free = sum(
             max(cluster.free[n.name].get(GPU, 0), 0)

@@ -55,10 +55,11 @@ def sim_input(
     levels = state.resolved.levels.labels  # R42: the Topology's, as the tree has it
     nodes = tuple(_node(n, flavor_of, labels, slots, levels) for n in state.resolved.nodes)
     cohort = any(q.cohort is not None for q in tree.queues)
+    hosts = {n.name: n.flavor for n in nodes}
     runs = tuple(
         replica
         for c in contexts
-        for replica in _replicas(_run(c, flavor_of, slots, queue_of(tree, c) if cohort else None), c)
+        for replica in _replicas(_run(c, flavor_of, slots, queue_of(tree, c) if cohort else None, hosts), c)
     )
     named = {c.run.metadata.name for c in contexts}
     problems = _unknown_nodes(loaded, {n.name for n in nodes}, named)
@@ -127,14 +128,24 @@ def _node(
 
 
 def _run(
-    context: RunContext, flavor_of: dict[str | None, str], slots: bool, queue: CompiledQueue | None
+    context: RunContext,
+    flavor_of: dict[str | None, str],
+    slots: bool,
+    queue: CompiledQueue | None,
+    hosts: Mapping[str, str | None],
 ) -> SimRun:
-    """`queue`: in a cohort, the ClusterQueue its LocalQueue points to (T5)."""
+    """`queue`: in a cohort, the ClusterQueue its LocalQueue points to (T5); `hosts`: node ->
+    its flavor (R47: an admitted run with fallback classes holds the flavor of its planned hosts)."""
     run, policy = context.run, context.policy
     per_pod = as_units(context.request)
     plan = getattr(run, "admitted", None)
     created = getattr(run, "createdAt", None)
     blocked = _blocked(context, slots)
+    # R47: flavor_of is in the queues' flavor order (every queue of the tree has the same)
+    candidates = [name for c, name in flavor_of.items() if c is not None and c in policy.classes]
+    if plan is not None and len(candidates) > 1:
+        taken = [hosts.get(h) for h in plan.ranks.values()]
+        candidates = [next((f for f in taken if f in candidates), candidates[0])]
     if queue is not None and blocked is None and not queue.admits(run.metadata.namespace):
         blocked = (
             f"ClusterQueue {queue.name} does not admit namespace {run.metadata.namespace} (namespaceSelector)"
@@ -143,7 +154,8 @@ def _run(
         key=f"{run.metadata.namespace}/{run.metadata.name}",
         priority=context.priority,  # R50: the tier's value in the project
         created=utc_sortable(created) if created else "",
-        flavor=flavor_of.get(policy.gpu_class),
+        flavor=candidates[0] if candidates else flavor_of.get(policy.classes[0] if policy.classes else None),
+        flavors=tuple(candidates) if len(candidates) > 1 else (),
         count=context.pods,
         per_pod=per_pod,
         mode="required" if context.level else "preferred" if context.preferred_level else "unconstrained",

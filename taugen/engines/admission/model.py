@@ -69,6 +69,9 @@ class SimRun:
     affinity: tuple[tuple[NodeRequirement, ...], ...] = ()  # required node affinity terms, ORed
     name: str = ""  # the first pod set's name, with `more`
     more: tuple[SimPodSet, ...] = ()  # K6: the pod sets after the first (count, per_pod, ...)
+    # R47: the flavors a run with fallback classes may take, in the queue's order (`flavor` is the
+    # one being tried or taken); (): only `flavor`
+    flavors: tuple[str, ...] = ()
 
     def pod_sets(self) -> tuple[SimPodSet, ...]:
         """Every pod set in order, the run's own fields the first."""

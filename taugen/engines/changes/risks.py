@@ -114,6 +114,8 @@ def _field_risks(change: ObjectChange, field: FieldChange, levels: frozenset[str
         yield Risk("priority", "the value changes")
     if kind == "ClusterQueue" and path[:2] == ("spec", "preemption"):
         yield Risk("preemption", "who may preempt whom changes")
+    if kind == "ClusterQueue" and path[:2] == ("spec", "flavorFungibility"):  # R47
+        yield Risk("preemption", "whether a run preempts or borrows, or tries its next class first, changes")
     if kind == "Queue" and path == ("spec", "parentQueue"):
         yield Risk("capacity", "the queue moves to another parent: its share comes from that parent's quota")
     if any(s.capacity_lost(kind, path, field.action, field.old, field.new) for s in schedulers()):

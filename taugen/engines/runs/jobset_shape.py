@@ -21,7 +21,7 @@ def jobset_problems(loaded: LoadedRun, policy: Policy, scheduler: str, levels: L
     found = [p for s in sets for p in _pod_set(loaded, s, scheduler) if p is not None]
     if policy.gpu_class is not None and sets and not any(s.gpus(GPU) > 0 for s in sets):
         hint = f"request {GPU} in the run's resources or a job's, or choose a CPU-only profile"
-        message = f"the run is for gpu-class {policy.gpu_class} but no job requests {GPU}"
+        message = f"the run is for gpu-class {policy.class_text} but no job requests {GPU}"
         found.append(loaded.doc.at(["jobs"]).problem("§7", message, hint))
     return found
 

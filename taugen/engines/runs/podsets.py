@@ -26,7 +26,7 @@ class PodSet:
     image: str
     command: tuple[str, ...]
     topology: Topology
-    gpu_class: str | None
+    gpu_class: str | list[str] | None  # R47: a list of classes in order of preference
     slice: Slice | None
     levels: Levels  # the cluster's (R42)
 
@@ -52,7 +52,9 @@ class PodSet:
         return 0 if found is None else int(found.value)
 
 
-def slice_layers(found: Slice | None, gpu_class: str | None, levels: Levels) -> tuple[tuple[str, int], ...]:
+def slice_layers(
+    found: Slice | None, gpu_class: str | list[str] | None, levels: Levels
+) -> tuple[tuple[str, int], ...]:
     """Each slice layer's level label and size, outermost first (S3); (): no slices, or CPU work."""
     if found is None or not gpu_class:
         return ()

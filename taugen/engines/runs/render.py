@@ -107,11 +107,16 @@ def pod_contract(context: RunContext) -> dict[str, Any]:
         **contract_of(context).pod_fields(context),
         "priorityClassName": context.priority_class,
     }
-    if context.policy.gpu_class is not None:
-        pod["nodeSelector"] = {GPU_CLASS: context.policy.gpu_class}
-        if tolerations := gpu_tolerations(context.state.cluster.gpuNodeTaints):
-            pod["tolerations"] = tolerations
-    if wanted := context.run.policy.node_affinity:
+    classes = context.policy.classes
+    if len(classes) == 1:
+        pod["nodeSelector"] = {GPU_CLASS: classes[0]}
+    if classes and (tolerations := gpu_tolerations(context.state.cluster.gpuNodeTaints)):
+        pod["tolerations"] = tolerations  # every GPU flavor's nodes carry the cluster's GPU taints
+    wanted = list(context.run.policy.node_affinity or [])
+    if len(classes) > 1:  # R47: no node selector; Kueue's flavor assignment injects the chosen
+        # flavor's nodeLabels, and considers only the flavors this term allows (the listed classes)
+        wanted.append(NodeRequirement(key=GPU_CLASS, operator="In", values=classes))
+    if wanted:
         pod["affinity"] = node_affinity(wanted)
     return pod
 

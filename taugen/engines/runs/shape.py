@@ -79,7 +79,7 @@ def _class_without_gpus(loaded: LoadedRun, policy: Policy, levels: Levels) -> Pr
         return None
     return loaded.doc.at(["resources"]).problem(
         "§7",
-        f"the run is for gpu-class {policy.gpu_class} but requests no {GPU}",
+        f"the run is for gpu-class {policy.class_text} but requests no {GPU}",
         f"request {GPU} per worker, or choose a CPU-only profile",
     )
 

@@ -79,6 +79,8 @@ def tenant_queue_spec(
         if guarantee.preemption is None
         else guarantee.preemption.as_spec(),  # T2, R48
         "resourceGroups": [{**base["resourceGroups"][0], "flavors": flavors}],
+        # R47: only when the tenant sets it (absent: Kueue's defaults, and today's tree)
+        **({} if guarantee.fungibility is None else {"flavorFungibility": guarantee.fungibility.as_spec()}),
     }
 
 

@@ -8,7 +8,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from taugen.core.quantity import Quantity
-from taugen.schedulers.kueue.quota_model import FlavorResource, PreemptionPolicy, Quota, SimCohort, SimQueue
+from taugen.schedulers.kueue.quota_model import (
+    FlavorResource,
+    Fungibility,
+    PreemptionPolicy,
+    Quota,
+    SimCohort,
+    SimQueue,
+)
 from taugen.schedulers.kueue.units import units
 
 if TYPE_CHECKING:  # the committed tree is read by the context floor above
@@ -39,7 +46,9 @@ def _queue(queue: CompiledQueue) -> SimQueue:
         policy.borrow_within_cohort.max_priority_threshold,
         policy.within_cluster_queue,
     )
-    return SimQueue(queue.name, _quotas(queue.flavors), queue.cohort, preemption)
+    own = queue.fungibility
+    fungibility = Fungibility(own.when_can_borrow, own.when_can_preempt, own.preference)  # R47
+    return SimQueue(queue.name, _quotas(queue.flavors), queue.cohort, preemption, fungibility)
 
 
 def _quotas(flavors: tuple[QueueFlavor, ...]) -> dict[FlavorResource, Quota]:

@@ -96,6 +96,7 @@ class KueueCluster(Cluster):
         multikueue=True,
         queue_health=True,
         covered_resources=True,
+        fallback_classes=True,
     )
     tenants: list[Tenant] = Field(min_length=1)
     extraResources: Annotated[list[ExtraResource], Field(max_length=MAX_EXTRA)] = Field(

@@ -30,6 +30,15 @@ class PreemptionPolicy:
 
 
 @dataclass(frozen=True)
+class Fungibility:
+    """A ClusterQueue's flavorFungibility (R47), Kueue's defaults when the queue sets none."""
+
+    when_can_borrow: Literal["MayStopSearch", "TryNextFlavor"] = "MayStopSearch"
+    when_can_preempt: Literal["MayStopSearch", "TryNextFlavor"] = "TryNextFlavor"
+    preference: Literal["BorrowingOverPreemption", "PreemptionOverBorrowing"] | None = None
+
+
+@dataclass(frozen=True)
 class SimQueue:
     """A ClusterQueue (T2, T3); quotas per (flavor, resource) it covers."""
 
@@ -37,6 +46,7 @@ class SimQueue:
     quotas: Mapping[FlavorResource, Quota]
     cohort: str | None = None
     preemption: PreemptionPolicy = PreemptionPolicy()
+    fungibility: Fungibility = Fungibility()
 
 
 @dataclass(frozen=True)
