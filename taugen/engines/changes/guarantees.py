@@ -11,14 +11,14 @@ holds (its Cohort's quota and its members') going down is a capacity risk too.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any
 
 from taugen.core.quantity import Quantity, QuantityError
 from taugen.engines.changes.objects import Identity, PlacedObject
 from taugen.engines.changes.risks import Risk
 
-Key = tuple[str, str, str]  # cluster, namespace, gpu-class
+Key = tuple[str, str, str]  # cluster, namespace (or a group's Cohort), gpu-class
 GPU = "nvidia.com/gpu"
 PREFIX = "taugrid-"
 QUOTA_KINDS = ("ClusterQueue", "Cohort")  # R51: a group's Cohort holds nominal quota too
@@ -76,17 +76,31 @@ def guarantee_changes(
     base: Mapping[Identity, PlacedObject], head: Mapping[Identity, PlacedObject]
 ) -> Iterator[tuple[Identity, str, tuple[Risk, ...]]]:
     """(tenant queue, headline, risks) per tenant and class whose guarantee changes, in order."""
-    old, new = guarantees(base), guarantees(head)
+    return _changed(
+        guarantees(base),
+        guarantees(head),
+        lambda namespace, gpu_class, old, new: f"{namespace} guaranteed {gpu_class} {old} → {new}",
+        "the tenant's guarantee decreases",
+    )
+
+
+def _changed(
+    old: Mapping[Key, tuple[Identity, int]],
+    new: Mapping[Key, tuple[Identity, int]],
+    headline: Callable[[str, str, int, int], str],
+    decrease: str,
+) -> Iterator[tuple[Identity, str, tuple[Risk, ...]]]:
+    """Per (cluster, owner, gpu-class) whose GPUs differ: its object, headline, and a capacity
+    risk when they go down."""
     for key in sorted(old.keys() | new.keys()):
         before, after = old.get(key, (None, 0)), new.get(key, (None, 0))
         if before[1] == after[1]:
             continue
         ident = after[0] or before[0]
         assert ident is not None
-        _, namespace, gpu_class = key
-        headline = f"{namespace} guaranteed {gpu_class} {before[1]} → {after[1]}"
-        risks = (Risk("capacity", "the tenant's guarantee decreases"),) if after[1] < before[1] else ()
-        yield ident, headline, risks
+        _, owner, gpu_class = key
+        risks = (Risk("capacity", decrease),) if after[1] < before[1] else ()
+        yield ident, headline(owner, gpu_class, before[1], after[1]), risks
 
 
 def subtrees(side: Mapping[Identity, PlacedObject]) -> dict[Key, tuple[Identity, int]]:
@@ -123,17 +137,12 @@ def group_changes(
     base: Mapping[Identity, PlacedObject], head: Mapping[Identity, PlacedObject]
 ) -> Iterator[tuple[Identity, str, tuple[Risk, ...]]]:
     """R51: (Cohort, headline, risks) per group Cohort and class whose subtree's GPUs change."""
-    old, new = subtrees(base), subtrees(head)
-    for key in sorted(old.keys() | new.keys()):
-        before, after = old.get(key, (None, 0)), new.get(key, (None, 0))
-        if before[1] == after[1]:
-            continue
-        ident = after[0] or before[0]
-        assert ident is not None
-        _, cohort, gpu_class = key
-        headline = f"Cohort {cohort} holds {gpu_class} {before[1]} → {after[1]} GPUs"
-        risks = (Risk("capacity", "the group's quota decreases"),) if after[1] < before[1] else ()
-        yield ident, headline, risks
+    return _changed(
+        subtrees(base),
+        subtrees(head),
+        lambda cohort, gpu_class, old, new: f"Cohort {cohort} holds {gpu_class} {old} → {new} GPUs",
+        "the group's quota decreases",
+    )
 
 
 def held_quotas(
