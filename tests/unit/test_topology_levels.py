@@ -217,7 +217,7 @@ def test_r43_an_undeclared_level_is_refused_with_the_declared_names(tmp_path: Pa
         ("R43", "cluster c1 declares no topology level hall", "name one of its levels: row, rack")
     ]
     line = (tmp_path / "runs" / "run.yaml").read_text().splitlines()[problems[0].line - 1]
-    assert "required: hall" in line or line.strip() == "topology:"
+    assert (line.strip(), line.index("required")) == ("required: hall", problems[0].col - 1)
 
 
 def test_r43_a_level_placement_names_one_level(tmp_path: Path) -> None:

@@ -31,7 +31,8 @@ from taugen.models.run import Workload
 from taugen.models.workloads import RunningPod as RunningPodDoc
 from taugen.resolve.cluster import ResolvedNode
 from taugen.resolve.domains import hostname_of
-from taugen.resolve.labels import COMPUTED, GPU_CLASS, HOSTNAME, LEVELS
+from taugen.resolve.labels import COMPUTED, GPU_CLASS
+from taugen.resolve.levels import CONTRACT_LEVELS, Levels
 from taugen.schedulers.kueue.compiled import queue_of, sim_cohorts, sim_queues
 from taugen.schedulers.kueue.flavors import CPU_FLAVOR
 from taugen.schedulers.kueue.model import KueueCluster
@@ -52,8 +53,9 @@ def sim_input(
     ones (`labels` None). Readiness and allocatable always come from the inventory. A GPU node
     offers a torchrun-host-slot only when the tree advertises it (`slots`, SPEC G4)."""
     flavor_of = _flavor_of_class(tree)
-    levels = state.resolved.levels.labels  # R42: the Topology's, as the tree has it
-    nodes = tuple(_node(n, flavor_of, labels, slots, levels) for n in state.resolved.nodes)
+    found = state.resolved.levels  # R42: the Topology's, as the tree has it
+    levels = found.labels
+    nodes = tuple(_node(n, flavor_of, labels, slots, found) for n in state.resolved.nodes)
     cohort = any(q.cohort is not None for q in tree.queues)
     hosts = {n.name: n.flavor for n in nodes}
     runs = tuple(
@@ -110,7 +112,7 @@ def _node(
     flavor_of: dict[str | None, str],
     tree_labels: NodeLabels | None,
     slots: bool,
-    levels: Sequence[str] = LEVELS,
+    levels: Levels = CONTRACT_LEVELS,
 ) -> SimNode:
     allocatable = as_units(node.facts.allocatable)
     labels = node.labels if tree_labels is None else tree_labels.get(node.name, {})
@@ -119,10 +121,10 @@ def _node(
     if flavor is not None and slots:
         allocatable.setdefault(SLOT, 1)  # R27, G4: one torchrun-host-slot per GPU node
     taints, every = node_taints(node), node_labels(node, labels)
-    if any(lv not in COMPUTED and lv != HOSTNAME and lv not in every for lv in levels):
-        flavor = None  # R42: without a declared level's label, outside Kueue's topology (levels.missing)
+    if levels.missing(every):
+        flavor = None  # R42: without a declared level's label, outside Kueue's topology
     # taugen's topology labels as the tree has them; a declared level's as the node has it (R42)
-    values = [(labels if level in COMPUTED else every).get(level, "") for level in levels[:-1]]
+    values = [(labels if level in COMPUTED else every).get(level, "") for level in levels.labels[:-1]]
     path = (*values, hostname_of(node.facts))
     return SimNode(node.name, node.ready, flavor, path, allocatable, taints, every)
 
