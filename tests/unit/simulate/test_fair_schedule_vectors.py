@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from taugen.engines.admission.engine import simulate
+from taugen.engines.admission.engine import FAIR_ALONE, FAIR_SHARING, PREEMPTION, simulate
+from taugen.engines.admission.model import NO_PREEMPTION
 from taugen.schedulers.kueue.model import DEFAULT_STRATEGIES
 from tests.unit.simulate.fair_vectors import load, sim_input
 
@@ -74,3 +75,20 @@ def test_fair_sharing_decides_nine_of_them_otherwise_than_classical() -> None:
     the fair-sharing order and preemption, not by what the classical engine already does."""
     differ = [v["name"] for v in STATED if run_vector({**v, "fairSharing": False}) != v["expected"]]
     assert len(differ) == 9
+
+
+def test_the_notes_say_which_mode_decided() -> None:
+    """R49: fair sharing on a cohort tree, on a lone ClusterQueue (it decides nothing there),
+    and off (the classical note, no fairSharing in the result)."""
+    case = next(v for v in STATED if v["name"].endswith("fair_sharing_schedule_highest_priority_first"))
+    lone = next(v for v in STATED if v["name"].endswith("not_enough_resources_with_fair_sharing_enabled"))
+    lone = {**lone, "queues": [{"name": "sales", "resources": {"cpu": "50"}}]}
+    on = simulate(sim_input(case, SETS, ("LessThanInitialShare",)))
+    alone = simulate(sim_input(lone, SETS, DEFAULT_STRATEGIES))
+    off = simulate(sim_input(case, SETS, None))
+    assert (on.notes, on.fair_sharing) == (
+        (FAIR_SHARING.format("LessThanInitialShare"),),
+        ("LessThanInitialShare",),
+    )
+    assert (alone.notes, alone.preemption) == ((NO_PREEMPTION, FAIR_ALONE), False)
+    assert (off.notes, off.fair_sharing) == ((PREEMPTION,), None)
