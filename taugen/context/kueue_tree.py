@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from taugen.api.kueue.clusterqueue import ClusterQueue
 from taugen.api.kueue.cohort import Cohort
-from taugen.api.kueue.common import LabelSelector
+from taugen.api.kueue.common import FairSharing, LabelSelector
 from taugen.api.kueue.flavor import ResourceFlavor, Toleration
 from taugen.api.kueue.policies import FlavorFungibility, Preemption
 from taugen.api.kueue.queues import LocalQueue
@@ -44,6 +44,7 @@ class CompiledQueue:
     selector: LabelSelector | None = None  # namespaceSelector; None admits no namespace
     preemption: Preemption = field(default_factory=Preemption)
     fungibility: FlavorFungibility = field(default_factory=FlavorFungibility)  # R47
+    weight: float = 1.0  # spec.fairSharing.weight (R49: Kueue reads it only with fair sharing on)
 
     def flavor(self, name: str) -> QueueFlavor | None:
         return next((f for f in self.flavors if f.name == name), None)
@@ -57,6 +58,7 @@ class CompiledCohort:
     name: str
     parent: str | None
     flavors: tuple[QueueFlavor, ...] = ()
+    weight: float = 1.0  # spec.fairSharing.weight, as a ClusterQueue's
 
 
 @dataclass(frozen=True)
@@ -146,10 +148,21 @@ def _queue(queue: ClusterQueue) -> CompiledQueue:
         spec.namespace_selector,
         spec.preemption,
         spec.flavor_fungibility,
+        fair_weight(spec.fair_sharing),
     )
 
 
 def _cohort(cohort: Cohort) -> CompiledCohort:
     spec = cohort.spec
     groups = (spec.resource_groups or []) if spec else []
-    return CompiledCohort(cohort.metadata.name or "", spec.parent_name if spec else None, _groups(groups))
+    return CompiledCohort(
+        cohort.metadata.name or "",
+        spec.parent_name if spec else None,
+        _groups(groups),
+        fair_weight(spec.fair_sharing if spec else None),
+    )
+
+
+def fair_weight(found: FairSharing | None) -> float:
+    """Kueue's parseFairWeight: the quantity as a number; absent, 1."""
+    return 1.0 if found is None else float(Quantity.parse(found.weight).value)

@@ -1,5 +1,6 @@
 """R49 through the CLI: validate and build warn at a weight Kueue, recorded without fair sharing,
-does not read (exit 0); simulate records fair sharing in its notes and says it is not modelled."""
+does not read (exit 0); simulate decides as Kueue's fair sharing when it is recorded on, and
+says so in its notes and JSON."""
 
 from __future__ import annotations
 
@@ -68,9 +69,9 @@ def test_build_and_validate_warn_at_the_weight(run: Run, tmp_path: Path) -> None
     ]
 
 
-def test_simulate_records_fair_sharing_in_its_notes(run: Run, tmp_path: Path) -> None:
-    """On: a note names the strategies and says simulate does not model fair sharing; the runs
-    are decided as with it off (the same answer). Off or absent: the notes are as before."""
+def test_simulate_says_fair_sharing_decided(run: Run, tmp_path: Path) -> None:
+    """On: the note names the strategies and says fair sharing decided, the JSON carries it;
+    here no run borrows, so the answer is the classical one. Off or absent: as before."""
     answers = {}
     for name, kueue in (
         ("absent", None),
@@ -81,16 +82,18 @@ def test_simulate_records_fair_sharing_in_its_notes(run: Run, tmp_path: Path) ->
         result = run("simulate", LAB, "-c", project, "-o", "json")
         assert result.exit_code == 0, result.output
         answers[name] = json.loads(result.stdout)
-    preemption = (
+    assert answers["absent"]["notes"] == [
         "preemption is Kueue's classical preemption on quota (fair sharing off): a run held back by "
         "topology alone preempts nothing, and a preempted run is not admitted again (T8)"
-    )
-    assert answers["absent"]["notes"] == [preemption]
-    assert answers["on"]["notes"] == [
-        preemption,
-        "the cluster's Kueue runs with fair sharing (taugen.yaml kueue.fairSharing, preemptionStrategies "
-        "LessThanInitialShare), which simulate does not model yet: runs here are ordered and preempt as "
-        "with fair sharing off, without its share-based (DRS) order or those strategies, so Kueue may "
-        "decide otherwise (R49)",
     ]
+    assert "fairSharing" not in answers["absent"]
+    assert answers["on"]["notes"] == [
+        "preemption and order are Kueue's fair sharing, as the cluster's Kueue runs it (taugen.yaml "
+        "kueue.fairSharing, preemptionStrategies LessThanInitialShare): each cycle takes its heads in "
+        "the order of the dominant-resource-share (DRS) tournament over the cohort tree, weighted by "
+        "fairSharing.weight, and a run preempts by those strategies (borrowWithinCohort is not read); "
+        "a run held back by topology alone preempts nothing, and a preempted run is not admitted "
+        "again (R49, R52)"
+    ]
+    assert answers["on"]["fairSharing"] == {"applied": True, "preemptionStrategies": ["LessThanInitialShare"]}
     assert answers["on"]["runs"] == answers["absent"]["runs"]

@@ -36,7 +36,16 @@ def as_dict(sim: Simulation) -> dict[str, Any]:
         ],
         "cycles": {"ran": sim.result.cycles, "limit": sim.result.limit, "cutOff": list(sim.result.cut_off)},
         "notes": list(sim.result.notes),
+        **_fair_sharing(sim.result),
     }
+
+
+def _fair_sharing(result: SimResult) -> dict[str, Any]:
+    """R49: only when the cluster's Kueue is recorded with fair sharing on (else as before):
+    whether it decided anything (a cohort tree: order and preemption), and its strategies."""
+    if result.fair_sharing is None:
+        return {}
+    return {"fairSharing": {"applied": result.preemption, "preemptionStrategies": list(result.fair_sharing)}}
 
 
 def _run(run: SimRun, result: RunResult, cohort: bool) -> dict[str, Any]:

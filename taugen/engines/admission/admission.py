@@ -30,9 +30,10 @@ def usage_of(run: SimRun) -> dict[FlavorResource, int]:
     return {(flavor, r): v for r, v in sorted(run.total().items()) if v > 0}
 
 
-def check_quota(tree: QuotaTree, run: SimRun, preempts: bool) -> Short | None:
+def check_quota(tree: QuotaTree, run: SimRun, preempts: bool, fair: bool = False) -> Short | None:
     """None when the run's whole request fits now. Else the first short resource (by name)
-    gives the reason; `need` is empty when preemption cannot help on some resource."""
+    gives the reason; `need` is empty when preemption cannot help on some resource. `fair`:
+    Kueue runs with fair sharing (R49), where a queue that may reclaim may preempt while borrowing."""
     node = tree.queues[run.queue]
     need: set[FlavorResource] = set()
     reason: str | None = None
@@ -40,18 +41,22 @@ def check_quota(tree: QuotaTree, run: SimRun, preempts: bool) -> Short | None:
         left = max(0, available(node, fr))
         if amount <= left:
             continue
-        why = _reason(node, fr, amount, left, preempts)
-        if not (preempts and amount <= potential(node, fr) and _may_preempt(node, fr, amount)):
+        why = _reason(node, fr, amount, left, preempts, fair)
+        if not (preempts and amount <= potential(node, fr) and _may_preempt(node, fr, amount, fair)):
             return Short(why)
         need.add(fr)
         reason = reason or why
     return None if reason is None else Short(reason, frozenset(need))
 
 
-def _may_preempt(node: Node, fr: FlavorResource, amount: int) -> bool:
+def _may_preempt(node: Node, fr: FlavorResource, amount: int, fair: bool = False) -> bool:
+    """Kueue's canPreemptWhileBorrowing: borrowWithinCohort, or with fair sharing any
+    reclaimWithinCohort but Never."""
     assert node.queue is not None
     policy = node.queue.preemption
-    while_borrowing = policy.borrow_within_cohort != "Never"
+    while_borrowing = policy.borrow_within_cohort != "Never" or (
+        fair and policy.reclaim_within_cohort != "Never"
+    )
     return node.nominal(fr) >= amount or may_reclaim(node, fr, amount) or while_borrowing
 
 
@@ -90,7 +95,9 @@ def _height(node: Node, fr: FlavorResource, amount: int) -> int:
     return root.height()
 
 
-def _reason(node: Node, fr: FlavorResource, amount: int, left: int, preempts: bool) -> str:
+def _reason(
+    node: Node, fr: FlavorResource, amount: int, left: int, preempts: bool, fair: bool = False
+) -> str:
     flavor, resource = fr
     if fr not in node.quotas:
         queue = f"ClusterQueue {node.name}" if node.name else "the ClusterQueue"
@@ -105,4 +112,6 @@ def _reason(node: Node, fr: FlavorResource, amount: int, left: int, preempts: bo
     if amount > most:
         return f"{head}, more than {where} can ever use: {shown(resource, most)} with borrowing"
     tail = "no admitted run may be preempted for it" if preempts else "no preemption"
+    if preempts and fair:  # R49: the fair-sharing strategies found no victim
+        tail = "fair sharing preempts no admitted run for it"
     return f"{head}, {shown(resource, left)} is free to {where}; {tail}"

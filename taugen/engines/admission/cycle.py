@@ -9,14 +9,15 @@ queue); a head that could not fit, or had no victim as the cycle began, waits as
 preemption frees quota. A head that may preempt but finds no victim, in a ClusterQueue that
 cannot always reclaim (reclaimWithinCohort other than Any), holds what it could take for the
 rest of the cycle, so that borrowers in the cohort do not take it first
-(reserveCapacityForUnreclaimablePreempt). Cycles run until the queues are empty or a cycle
-changes nothing; `limit` stops them earlier (`simulate --cycles N`, R52; a test of one Kueue
-cycle).
+(reserveCapacityForUnreclaimablePreempt). With fair sharing on (R49) `order` picks each next
+head instead, on the quota as the earlier heads left it (fair.py). Cycles run until the queues
+are empty or a cycle changes nothing; `limit` stops them earlier (`simulate --cycles N`, R52; a
+test of one Kueue cycle).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from taugen.engines.admission.admission import Short, borrow_height, usage_of
@@ -38,6 +39,7 @@ class CycleScheduler:
     results: dict[str, RunResult] = field(default_factory=dict)
     cycles: int = 0  # how many ran
     cut_off: tuple[str, ...] = ()  # the runs still queued when the limit stopped the cycles (R52)
+    order: Callable[[Sequence[SimRun]], SimRun] | None = None  # R49: fair sharing's next head
 
     def run(self, pending: Sequence[SimRun], limit: int | None = None) -> dict[str, RunResult]:
         """Every run's last answer (victims are the caller's: each result names its own). A run
@@ -70,7 +72,7 @@ class CycleScheduler:
         reserved: list[tuple[str, Usage]] = []
         skipped: list[SimRun] = []
         changed = released = False
-        for run in sorted(heads, key=lambda r: (height[r.key], -r.priority, r.created, r.key)):
+        for run in self._entries(heads, height):
             result = self.process(run, nominated[run.key])
             self.results[run.key] = result
             changed = changed or result.status == "admitted"
@@ -88,6 +90,14 @@ class CycleScheduler:
             self.tree.add(queue, usage, sign=-1)
         self._requeue(skipped, self.inadmissible if released else [])
         return changed or released or len(skipped) < len(heads)
+
+    def _entries(self, heads: list[SimRun], height: dict[str, int]) -> Iterator[SimRun]:
+        """The heads in Kueue's classical order, or one at a time as `order` picks them."""
+        left = sorted(heads, key=lambda r: (height[r.key], -r.priority, r.created, r.key))
+        while left:
+            run = left[0] if self.order is None else self.order(left)
+            left.remove(run)
+            yield run
 
     def _requeue(self, skipped: list[SimRun], freed: list[SimRun]) -> None:
         """Skipped heads stay first in their queue; inadmissible runs return when quota is freed."""

@@ -16,6 +16,8 @@ from dataclasses import replace
 
 from taugen.engines.admission.admission import Short, borrow_height, check_quota, usage_of
 from taugen.engines.admission.cycle import CycleScheduler, Nomination
+from taugen.engines.admission.fair import FairOrder
+from taugen.engines.admission.fair_preemption import fair_victims
 from taugen.engines.admission.flavors import assign_flavor
 from taugen.engines.admission.model import (
     NO_PREEMPTION,
@@ -41,14 +43,25 @@ PREEMPTION = (
     "by topology alone preempts nothing, and a preempted run is not admitted again (T8)"
 )
 FAIR_SHARING = (
-    "the cluster's Kueue runs with fair sharing (taugen.yaml kueue.fairSharing, preemptionStrategies "
-    "{}), which simulate does not model yet: runs here are ordered and preempt as with fair sharing "
-    "off, without its share-based (DRS) order or those strategies, so Kueue may decide otherwise (R49)"
+    "preemption and order are Kueue's fair sharing, as the cluster's Kueue runs it (taugen.yaml "
+    "kueue.fairSharing, preemptionStrategies {}): each cycle takes its heads in the order of the "
+    "dominant-resource-share (DRS) tournament over the cohort tree, weighted by fairSharing.weight, "
+    "and a run preempts by those strategies (borrowWithinCohort is not read); a run held back by "
+    "topology alone preempts nothing, and a preempted run is not admitted again (R49, R52)"
+)
+OVERLAP = (
+    "skipped in this cycle: a run it would preempt was preempted by an earlier run of the cycle "
+    "(Kueue's overlapping preemption targets); it is tried again in the next"
+)
+FAIR_ALONE = (
+    "the cluster's Kueue runs with fair sharing (taugen.yaml kueue.fairSharing), which orders and "
+    "preempts within a cohort: with one ClusterQueue and no cohort it decides nothing here (R49)"
 )
 REASONS = {
     "InClusterQueue": "prioritization in the ClusterQueue",
     "InCohortReclamation": "reclamation within the cohort",
     "InCohortReclaimWhileBorrowing": "reclamation within the cohort while borrowing",
+    "InCohortFairSharing": "Fair Sharing within the cohort",
 }
 
 
@@ -70,9 +83,16 @@ def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
     runs = {r.key: r for r in order}
     preempted: dict[str, RunResult] = {}
     placed_at_nomination: dict[str, list[str] | str] = {}
+    # R49: with fair sharing on, the victims a preemptor was nominated with; one whose target an
+    # earlier preemptor of the cycle took is skipped, as Kueue skips overlapping preemption
+    # targets (RecomputeAssignmentUponPreemptionTargetsOverlap off, its default in v0.19.2)
+    nominated_targets: dict[str, tuple[str, ...]] = {}
 
     def process(run: SimRun, nominated: Nomination) -> RunResult:
         early = placed_at_nomination.pop(run.key, None)
+        targets = nominated_targets.pop(run.key, ())
+        if any(key not in cluster.holders for key in targets):  # R49: fair sharing on
+            return RunResult(run.key, "pending", run.flavor, OVERLAP)
         result = _admit(cluster, flavors, run, plans, nominated, early)
         if result.status == "admitted":  # R47: the flavor it took is the one it holds
             runs[run.key] = cluster.runs[run.key] = run
@@ -85,15 +105,15 @@ def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
         A head that fits is placed now, on the capacity as the cycle starts (at_nomination)."""
         found = _why_pending(cluster, flavors, run)
         flavor = flavors.get(run.flavor or "")
+        nominated_targets.pop(run.key, None)
         if found is None and flavor is not None and flavor.tas:
             placed_at_nomination[run.key] = _fit(cluster, flavor, run)
-        if (
-            isinstance(found, Short)
-            and found.need
-            and flavor
-            and not _victims(cluster, flavor, run, found.need)
-        ):
-            return replace(found, candidates=False)
+        if isinstance(found, Short) and found.need and flavor:
+            victims = _victims(cluster, flavor, run, found.need)
+            if not victims:
+                return replace(found, candidates=False)
+            if source.fair_sharing is not None:
+                nominated_targets[run.key] = tuple(v.key for v in victims)
         return found
 
     def assign(run: SimRun) -> SimRun:
@@ -107,17 +127,34 @@ def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
         )
 
     scheduler = CycleScheduler(cluster.quota, nominate, process, assign)
+    if source.fair_sharing is not None and source.preempts:  # R49: the DRS tournament's order
+        scheduler.order = FairOrder(cluster.quota).pick
     results.update(scheduler.run([r for r in order if r.plan is None], cycles))
     results.update(preempted)
     order = [runs[r.key] for r in order]  # R47: with the flavors they took
     for node in source.down:
         _node_down(cluster, node, order, results, plans)
     totals = _totals(cluster, source, results)
-    notes: tuple[str, ...] = (PREEMPTION,) if source.preempts else (NO_PREEMPTION,)
-    if source.fair_sharing is not None:
-        notes += (FAIR_SHARING.format(", ".join(source.fair_sharing)),)
     found = tuple(results[r.key] for r in order)
-    return SimResult(found, totals, notes, source.preempts, scheduler.cycles, cycles, scheduler.cut_off)
+    return SimResult(
+        found,
+        totals,
+        _notes(source),
+        source.preempts,
+        scheduler.cycles,
+        cycles,
+        scheduler.cut_off,
+        source.fair_sharing,
+    )
+
+
+def _notes(source: SimInput) -> tuple[str, ...]:
+    """Which mode decided (R49): fair sharing, classical preemption, or none (one queue)."""
+    if not source.preempts:
+        return (NO_PREEMPTION,) + ((FAIR_ALONE,) if source.fair_sharing is not None else ())
+    if source.fair_sharing is not None:
+        return (FAIR_SHARING.format(", ".join(source.fair_sharing)),)
+    return (PREEMPTION,)
 
 
 def _resume(
@@ -232,7 +269,7 @@ def _why_pending(cluster: SimCluster, flavors: dict[str, SimFlavor], run: SimRun
         return f"no ResourceFlavor of the ClusterQueue serves the run ({run.flavor or 'none'})"
     if run.queue not in cluster.quota.queues:
         return f"no ClusterQueue {run.queue} in the tree: its LocalQueue points nowhere"
-    short = check_quota(cluster.quota, run, cluster.source.preempts)
+    short = check_quota(cluster.quota, run, cluster.source.preempts, cluster.source.fair_sharing is not None)
     if short is None or short.need:
         return short
     return short.reason
@@ -255,7 +292,11 @@ def _victims(
         return fits
 
     wanted = Preemptor(run.queue, run.priority, run.created, usage_of(run), need)
-    return find_victims(cluster.quota, wanted, list(cluster.holders.values()), also_fits)
+    holders = list(cluster.holders.values())
+    strategies = cluster.source.fair_sharing
+    if strategies is not None:  # R49: Kueue's fair preemption replaces the classical one
+        return fair_victims(cluster.quota, wanted, holders, also_fits, strategies)
+    return find_victims(cluster.quota, wanted, holders, also_fits)
 
 
 def _freed(cluster: SimCluster, run: SimRun) -> list[tuple[str, Resources]]:

@@ -73,7 +73,7 @@ def sim_input(
     down = tuple(e.nodeDown for e in loaded.workloads.events)
     source = SimInput(TOPOLOGY, levels, _flavors(tree), nodes, runs, running, down)
     fair = state.cluster.fair_sharing if isinstance(state.cluster, KueueCluster) else None
-    if fair is not None:  # R49: recorded, said in the notes, not modelled
+    if fair is not None:  # R49: recorded on, simulate decides as Kueue's fair sharing
         source = replace(source, fair_sharing=fair.strategies)
     if not cohort:  # one ClusterQueue: S2 exactly as before
         return source

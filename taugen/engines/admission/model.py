@@ -215,3 +215,4 @@ class SimResult:
     cycles: int = 0  # R52: the scheduling cycles that ran
     limit: int | None = None  # R52: --cycles N; None: until a cycle changes nothing
     cut_off: tuple[str, ...] = ()  # R52: runs still queued when the limit stopped the cycles
+    fair_sharing: tuple[str, ...] | None = None  # R49: decided by fair sharing, with these strategies

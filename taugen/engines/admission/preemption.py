@@ -153,7 +153,7 @@ def _variant(cq: Node, holder: Holder, wl: Preemptor, advantage: bool) -> str | 
         return None
     own = holder.queue == cq.name
     rule = policy.within_cluster_queue if own else policy.reclaim_within_cohort
-    if not _satisfies(rule, wl, holder):
+    if not satisfies(rule, wl, holder):
         return None
     if own:
         return "InClusterQueue"
@@ -167,7 +167,9 @@ def _variant(cq: Node, holder: Holder, wl: Preemptor, advantage: bool) -> str | 
     return "InCohortReclaimWhileBorrowing"
 
 
-def _satisfies(rule: str, wl: Preemptor, holder: Holder) -> bool:
+def satisfies(rule: str, wl: Preemptor, holder: Holder) -> bool:
+    """Kueue's SatisfiesPreemptionPolicy: `rule` (a withinClusterQueue or reclaimWithinCohort
+    value) lets `wl` preempt `holder`."""
     lower = wl.priority > holder.priority
     if rule == "LowerPriority":
         return lower
@@ -177,9 +179,12 @@ def _satisfies(rule: str, wl: Preemptor, holder: Holder) -> bool:
 
 
 def _order(candidate: Candidate, queue: str) -> tuple[bool, int, float, int, str]:
+    return holder_order(candidate.holder, queue)
+
+
+def holder_order(holder: Holder, queue: str) -> tuple[bool, int, float, int, str]:
     """Kueue's CandidatesOrdering: other queues first, lower priority, newest admission first
     (a workload with no admission time counts as admitted now), then the key (Kueue: the UID)."""
-    holder = candidate.holder
     when = datetime.fromisoformat(holder.admitted_at).timestamp() if holder.admitted_at else math.inf
     return (holder.queue == queue, holder.priority, -when, -holder.sequence, holder.key)
 

@@ -28,7 +28,7 @@ def sim_queues(tree: KueueTree) -> tuple[SimQueue, ...]:
 
 
 def sim_cohorts(tree: KueueTree) -> tuple[SimCohort, ...]:
-    return tuple(SimCohort(c.name, c.parent, _quotas(c.flavors)) for c in tree.cohorts)
+    return tuple(SimCohort(c.name, c.parent, _quotas(c.flavors), c.weight) for c in tree.cohorts)
 
 
 def queue_of(tree: KueueTree, context: RunContext) -> CompiledQueue:
@@ -48,7 +48,7 @@ def _queue(queue: CompiledQueue) -> SimQueue:
     )
     own = queue.fungibility
     fungibility = Fungibility(own.when_can_borrow, own.when_can_preempt, own.preference)  # R47
-    return SimQueue(queue.name, _quotas(queue.flavors), queue.cohort, preemption, fungibility)
+    return SimQueue(queue.name, _quotas(queue.flavors), queue.cohort, preemption, fungibility, queue.weight)
 
 
 def _quotas(flavors: tuple[QueueFlavor, ...]) -> dict[FlavorResource, Quota]:

@@ -26,6 +26,7 @@ class Node:
     children: list[Node] = field(default_factory=list)
     subtree: dict[FlavorResource, int] = field(default_factory=dict)
     usage: dict[FlavorResource, int] = field(default_factory=dict)
+    weight: float = 1.0  # fairSharing.weight (Kueue's DRS divides by it; 0: an infinite share)
 
     def ancestors(self) -> Iterator[Node]:
         node = self.parent
@@ -114,9 +115,9 @@ class QuotaTree:
     @classmethod
     def of(cls, queues: tuple[SimQueue, ...], cohorts: tuple[SimCohort, ...]) -> QuotaTree:
         """A Cohort named only by a cohortName (no Cohort object) exists with no quota, as in Kueue."""
-        tree = cls({q.name: Node(q.name, q.quotas, q) for q in queues}, {})
+        tree = cls({q.name: Node(q.name, q.quotas, q, weight=q.weight) for q in queues}, {})
         for cohort in cohorts:
-            tree.cohorts[cohort.name] = Node(cohort.name, cohort.quotas)
+            tree.cohorts[cohort.name] = Node(cohort.name, cohort.quotas, weight=cohort.weight)
         for queue in queues:
             if queue.cohort is not None:
                 tree.link(tree.queues[queue.name], queue.cohort)

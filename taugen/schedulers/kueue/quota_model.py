@@ -47,6 +47,7 @@ class SimQueue:
     cohort: str | None = None
     preemption: PreemptionPolicy = PreemptionPolicy()
     fungibility: Fungibility = Fungibility()
+    weight: float = 1.0  # fairSharing.weight (R49: read only when Kueue runs with fair sharing)
 
 
 @dataclass(frozen=True)
@@ -54,3 +55,4 @@ class SimCohort:
     name: str
     parent: str | None = None
     quotas: Mapping[FlavorResource, Quota] = field(default_factory=dict)
+    weight: float = 1.0  # fairSharing.weight, as a ClusterQueue's
