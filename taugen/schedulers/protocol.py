@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from taugen.compile.backend import CompileBackend
-from taugen.compile.guarantee import Guarantees
+from taugen.compile.guarantee import Guarantees, TenantGuarantee
 from taugen.core.quantity import Quantity
 from taugen.models.project import Capabilities, Cluster
 
@@ -99,6 +99,11 @@ class Backend(CompileBackend, Protocol):
 
     def tenant_queue(self, cluster: Cluster, namespace: str, guarantees: Guarantees) -> str:
         """The queue that admits the tenant's work (T5 for Kueue, K2 for KAI)."""
+        ...
+
+    def tenant_preemption(self, guarantee: TenantGuarantee) -> dict[str, Any] | None:
+        """The preemption the tenant's own queue is written with (T2, R48); None: the scheduler
+        writes none."""
         ...
 
     def capacity_lost(self, kind: str, path: tuple[str | int, ...], action: str, old: Any, new: Any) -> bool:

@@ -13,7 +13,6 @@ from taugen.core.errors import InputError
 from taugen.models.fungibility import TenantFungibility
 from taugen.models.project import Tenant
 from taugen.models.share import share_value
-from taugen.schedulers.kueue.cohort import PREEMPTION
 from taugen.schedulers.registry import scheduler_of
 
 
@@ -75,7 +74,7 @@ def explain_tenant(view: ClusterView, namespace: str) -> TenantExplanation:
     own = guarantees.of(namespace) if cohort else None
     path = guarantees.path(namespace) if own is not None else ()
     cohort = path[0].cohort if path else cohort
-    preemption = None if own is None else PREEMPTION if own.preemption is None else own.preemption.as_spec()
+    preemption = None if own is None else backend.tenant_preemption(own)
     return TenantExplanation(
         view.name,
         namespace,

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from taugen.compile.guarantee import Guarantees
+from taugen.compile.guarantee import Guarantees, TenantGuarantee
 from taugen.core.quantity import Quantity
 from taugen.models.project import Cluster
 from taugen.schedulers.kai.compile import QUEUES_FILE, KaiCompile, leaf_queue
@@ -37,6 +37,9 @@ class Kai(KaiCompile):
 
     def tenant_queue(self, cluster: Cluster, namespace: str, guarantees: Guarantees) -> str:
         return leaf_queue(namespace)
+
+    def tenant_preemption(self, guarantee: TenantGuarantee) -> dict[str, Any] | None:
+        return None  # KAI's Queues carry no preemption settings of taugen's (K2)
 
     def capacity_lost(self, kind: str, path: tuple[Any, ...], action: str, old: Any, new: Any) -> bool:
         """A Queue's quota or limit removed or lowered: a number, -1 meaning unlimited (K2)."""

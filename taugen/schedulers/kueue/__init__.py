@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from taugen.compile.guarantee import Guarantees
+from taugen.compile.guarantee import Guarantees, TenantGuarantee
 from taugen.core.quantity import Quantity
 from taugen.models.project import Cluster
 from taugen.schedulers.kueue import risks
-from taugen.schedulers.kueue.cohort import COHORT_FILE
+from taugen.schedulers.kueue.cohort import COHORT_FILE, tenant_preemption
 from taugen.schedulers.kueue.compile import FLAVORS_FILE, QUEUE_FILE, KueueCompile
 from taugen.schedulers.kueue.contract import KueueContract
 from taugen.schedulers.kueue.history import cohort_extra_marks, cohort_marks
@@ -40,6 +40,9 @@ class Kueue(KueueCompile):
     def tenant_queue(self, cluster: Cluster, namespace: str, guarantees: Guarantees) -> str:
         own = guarantees.of(namespace)
         return own.queue if own else cluster.clusterQueue
+
+    def tenant_preemption(self, guarantee: TenantGuarantee) -> dict[str, Any] | None:
+        return tenant_preemption(guarantee)
 
     def capacity_lost(self, kind: str, path: tuple[Any, ...], action: str, old: Any, new: Any) -> bool:
         return risks.capacity_lost(kind, path, action, old, new)

@@ -75,13 +75,16 @@ def tenant_queue_spec(
         # a quantity: written as Kueue writes it back, a string, or every sync rewrites it (issue 31)
         "fairSharing": {"weight": canonical(guarantee.weight)},
         "namespaceSelector": admits([guarantee.namespace]),
-        "preemption": PREEMPTION
-        if guarantee.preemption is None
-        else guarantee.preemption.as_spec(),  # T2, R48
+        "preemption": tenant_preemption(guarantee),  # T2, R48
         "resourceGroups": [{**base["resourceGroups"][0], "flavors": flavors}],
         # R47: only when the tenant sets it (absent: Kueue's defaults, and today's tree)
         **({} if guarantee.fungibility is None else {"flavorFungibility": guarantee.fungibility.as_spec()}),
     }
+
+
+def tenant_preemption(guarantee: TenantGuarantee) -> dict[str, Any]:
+    """The tenant's own ClusterQueue's `preemption`: its own (R48), else T2's."""
+    return PREEMPTION if guarantee.preemption is None else guarantee.preemption.as_spec()
 
 
 def admits(namespaces: Sequence[str]) -> dict[str, Any]:
