@@ -101,8 +101,17 @@ NEVER = {
 }
 
 
+def test_the_committed_tree_is_what_a_build_writes(project: Path, run: Run) -> None:
+    """out/ and taugen.lock of tests/data/team-llm are committed, so that the docs' commands run
+    in place; regenerate them with `taugen build -c tests/data/team-llm/taugen.yaml`."""
+    result = run("build", "--check", "-c", project)
+    assert result.exit_code == 0, result.output
+
+
 def test_build_writes_the_statement_as_kueue_objects(project: Path, run: Run) -> None:
-    result = run("build", "-c", project)
+    shutil.rmtree(project.parent / "out")
+    (project.parent / "taugen.lock").unlink()
+    result = run("build", "-c", project)  # a new cluster's first build (R26: a new quota history)
     assert result.exit_code == 0, result.output
     found = read_objects(project.parent / "out" / "llm-east")
     cohorts = {k: v for k, v in found.items() if k.startswith(("ClusterQueue/", "Cohort/"))}
