@@ -120,7 +120,8 @@ class Guarantees:
         """At most how many GPUs of the class the tenant's queue may borrow from the cohort: what
         the other queues lend (the shared queue lends all it has), within its borrowingLimit."""
         if self.groups:  # R51: through the cohort tree, as Kueue computes it
-            return _tree_borrowable(self, namespace, quota)
+            queue = "queue " + namespace if self.of(namespace) is not None else "queue"
+            return _tree_borrowable(self, queue, quota)
         own = self.of(namespace)
         if own is None:  # a best-effort tenant: its shared queue borrows from the guaranteed ones
             return self.lendable(quota)
@@ -128,6 +129,12 @@ class Guarantees:
         part = own.of(quota.gpu_class)
         limit = part.borrowing_limit if part is not None else None
         return pool if limit is None else min(limit, pool)
+
+    def group_borrowable(self, name: str, quota: ClassQuota) -> int:
+        """R51: at most how many GPUs of the class group `name`'s subtree may borrow from its
+        parent's side of the cohort tree, when every queue outside it is idle."""
+        group = self.group(name)
+        return 0 if group is None else _tree_borrowable(self, group.cohort, quota)
 
     def recorded(self) -> dict[str, dict[str, int]]:
         """T6: namespace -> gpu-class -> guaranteed GPUs, as the lock records it."""
@@ -140,9 +147,10 @@ class Guarantees:
 NO_GUARANTEES = Guarantees()
 
 
-def _tree_borrowable(guarantees: Guarantees, namespace: str, quota: ClassQuota) -> int:
-    """R51: what the tenant's queue may borrow of the class when every other queue is idle:
-    Kueue's potentialAvailable less its nominal quota (pkg/cache/scheduler/resource_node.go). A
+def _tree_borrowable(guarantees: Guarantees, node: str, quota: ClassQuota) -> int:
+    """R51: what a node of the tree (`queue <namespace>`, `queue` for the shared one, or a group's
+    Cohort) may borrow of the class when every other queue is idle: Kueue's potentialAvailable
+    less its subtree's quota (pkg/cache/scheduler/resource_node.go). A
     node's SubtreeQuota is its nominal quota plus what its children lend it (their subtree less
     the part their lendingLimit keeps); a borrowingLimit caps what a subtree takes from above."""
     c = quota.gpu_class
@@ -177,8 +185,7 @@ def _tree_borrowable(guarantees: Guarantees, namespace: str, quota: ClassQuota) 
         found = local(name) + potential(up)
         return found if borrow is None else min(found, subtree(name) + borrow)
 
-    queue = "queue " + namespace if guarantees.of(namespace) is not None else "queue"
-    return potential(queue) - nodes[queue][0]
+    return potential(node) - subtree(node)  # a queue's subtree is its own nominal quota
 
 
 def plan_guarantees(cluster: Cluster, quotas: Sequence[ClassQuota], doc: Document, index: int) -> Guarantees:

@@ -19,7 +19,16 @@ INPUT_KINDS = (  # taugen schema KIND: models/schemas.KINDS
     "WorkloadProfile",
     "WorkloadSet",
 )
-RISK_IDS = ("rejected", "capacity", "placement", "priority", "source", "preemption", "held")  # diff/risks.IDS
+RISK_IDS = (  # diff/risks.IDS
+    "rejected",
+    "capacity",
+    "placement",
+    "priority",
+    "source",
+    "preemption",
+    "fallback",
+    "held",
+)
 FAIL_ON = ("change", "risk", *RISK_IDS)
 RENDER_FORMATS: tuple[Literal["manifest", "patch"], ...] = ("manifest", "patch")  # runs/render
 REPORT_FORMATS = ("text", "json")  # preflight (runs/report) and simulate (simulate/report)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from taugen.commands.report.capacity import class_rows, tenant_rows
 from taugen.commands.report.changes import diff_view, removed_hosts
+from taugen.commands.report.cohorts import flavor_order_of, group_rows
 from taugen.commands.report.model import ClusterSection, SimulationView
 from taugen.commands.report.page import page
 from taugen.commands.report.simulation import simulate_view
@@ -105,6 +106,8 @@ def _view(
         tenants=tenant_rows(cluster.cluster, cluster.quotas, cluster.guarantees),
         levels=levels if resolved.levels.declared else (),
         outside=tuple(outside_of(resolved, slots)),
+        flavor_order=flavor_order_of(cluster.cluster, cluster.quotas, project.profiles, cluster.guarantees),
+        groups=group_rows(cluster.quotas, cluster.guarantees),
     )
 
 

@@ -91,6 +91,31 @@ class TenantRow:
 
 
 @dataclass(frozen=True)
+class FlavorOrder:
+    """R47: the order every queue of a Kueue cluster holds its flavors in, and what made it."""
+
+    flavors: tuple[str, ...]  # ResourceFlavor names, as each ClusterQueue's resource group lists them
+    lists: tuple[tuple[str, tuple[str, ...]], ...]  # (profile, its gpu_class list in order)
+    fungibility: tuple[tuple[str, Mapping[str, str]], ...]  # (tenant, its flavorFungibility as written)
+
+
+@dataclass(frozen=True)
+class GroupRow:
+    """R51: one group's Cohort and one gpu-class."""
+
+    group: str
+    cohort: str
+    parent: str  # the parent's Cohort
+    tenants: tuple[str, ...]  # whose ClusterQueues join the group's Cohort
+    gpu_class: str
+    guaranteed: int | None  # the subtree's; None: the group guarantees none of the class
+    own: int  # the Cohort's own nominal quota: what its members are not guaranteed
+    borrowing_limit: int | None  # what the subtree may take from its parent; None: no limit
+    lending_limit: int | None  # what it may lend up; None: all of it
+    borrowable: int  # at most this many more from the rest of the tree, when it is idle
+
+
+@dataclass(frozen=True)
 class HostMark:
     mark: Mark
     detail: str  # the diff's headlines for the node, joined
@@ -156,3 +181,5 @@ class ClusterSection:
     # () for §2's three (site, network-domain, accelerator-domain), drawn as before
     levels: tuple[tuple[str, str], ...] = ()
     outside: tuple[OutsideHost, ...] = ()  # R42: GPU nodes Kueue's topology leaves out
+    flavor_order: FlavorOrder | None = None  # R47: with a fallback list or a tenant's flavorFungibility
+    groups: tuple[GroupRow, ...] = ()  # R51: with groups only

@@ -11,7 +11,15 @@ from importlib.resources import files
 from taugen.commands.report.model import ClusterSection
 from taugen.commands.report.overlays import diff_section, simulation_section
 from taugen.commands.report.payload import cluster_data, script_json
-from taugen.commands.report.tables import class_table, domain_table, host_table, outside_table, tenant_table
+from taugen.commands.report.tables import (
+    class_table,
+    domain_table,
+    flavor_order_table,
+    group_table,
+    host_table,
+    outside_table,
+    tenant_table,
+)
 from taugen.core.placeholders import fill
 
 OPEN_UP_TO = 200  # hosts: a larger cluster's tables start folded (still found by text search)
@@ -56,7 +64,7 @@ slots and labels.</p></aside>
 <div class="tip" hidden></div>
 </div>
 <noscript><p>The drawing needs JavaScript; the tables below hold everything it shows.</p></noscript>
-{class_table(view)}{tenant_table(view)}{outside_table(view)}
+{class_table(view)}{tenant_table(view)}{group_table(view)}{flavor_order_table(view)}{outside_table(view)}
 {overlays}
 <details class="tables"{opened}><summary>Domains and hosts, as tables</summary>
 {domain_table(view)}

@@ -5,7 +5,9 @@ Hosts are arrays `[name, class index, GPUs, ready 0/1, label set index]`; a doma
 `singleton-<hostname>`), which is most domains of a large fleet. Labels other than the
 topology levels are interned: a fleet has few distinct sets. A cluster that declares its levels
 (R42) also has `levels`, `[name, label]` per level above the host, top to bottom (without it the
-page draws §2's site, network-domain, accelerator-domain).
+page draws §2's site, network-domain, accelerator-domain). A cluster whose queues' flavor order a
+profile's list makes, or where a tenant sets flavorFungibility (R47), has `flavorOrder`; one with
+groups (R51) has `groups`, each with its classes.
 """
 
 from __future__ import annotations
@@ -54,7 +56,39 @@ def cluster_data(view: ClusterSection) -> dict[str, Any]:
         "sites": sites,
         "marks": {k: [m.mark, m.detail] for k, m in view.diff.marks.items()} if view.diff else {},
         "runs": [[r.name, r.namespace, r.status, r.reason, r.flavor, list(r.ranks)] for r in runs],
+        **_model(view),
     }
+
+
+def _model(view: ClusterSection) -> dict[str, Any]:
+    """R47, R51: `flavorOrder` and `groups`, only for a cluster that has them (a page without
+    them holds the same data as before)."""
+    found: dict[str, Any] = {}
+    if (order := view.flavor_order) is not None:
+        found["flavorOrder"] = {
+            "flavors": list(order.flavors),
+            "lists": [{"profile": name, "gpuClasses": list(classes)} for name, classes in order.lists],
+            "flavorFungibility": [{"tenant": ns, **policy} for ns, policy in order.fungibility],
+        }
+    groups: dict[str, dict[str, Any]] = {}
+    for row in view.groups:
+        group = groups.setdefault(
+            row.group,
+            {"group": row.group, "cohort": row.cohort, "parent": row.parent, "tenants": list(row.tenants)},
+        )
+        group.setdefault("classes", []).append(
+            {
+                "gpuClass": row.gpu_class,
+                "guaranteed": row.guaranteed,
+                "own": row.own,
+                "borrowingLimit": row.borrowing_limit,
+                "lendingLimit": row.lending_limit,
+                "borrowable": row.borrowable,
+            }
+        )
+    if groups:
+        found["groups"] = list(groups.values())
+    return found
 
 
 def script_json(data: Any) -> str:

@@ -79,6 +79,63 @@ def tenant_table(view: ClusterSection) -> str:
     return table("tenants", caption, head, rows)
 
 
+def flavor_order_table(view: ClusterSection) -> str:
+    """R47: the queues' flavor order, each fallback list that made it, and each tenant's
+    flavorFungibility; nothing when no list or policy says anything (the page stays as it was)."""
+    order = view.flavor_order
+    if order is None:
+        return ""
+    rows = [("every ClusterQueue", "flavor order", ", ".join(order.flavors))]
+    rows += [(f"profile {name}", "gpu_class", ", ".join(classes)) for name, classes in order.lists]
+    rows += [
+        (f"tenant {namespace}", "flavorFungibility", ", ".join(f"{k} {v}" for k, v in policy.items()))
+        for namespace, policy in order.fungibility
+    ]
+    caption = (
+        "Flavor order (R47): Kueue tries each queue's flavors in this order; the profiles' lists make "
+        "it (classes no list orders: by name, R25)"
+    )
+    return table("flavor-order", caption, ("where", "what", "value"), rows)
+
+
+def group_table(view: ClusterSection) -> str:
+    """R51: per group and gpu-class; nothing for a cluster without groups."""
+    if not view.groups:
+        return ""
+    head = (
+        "group",
+        "Cohort",
+        "parent",
+        "tenants",
+        "gpu-class",
+        "guaranteed GPUs (subtree)",
+        "its own",
+        "borrowingLimit",
+        "lendingLimit",
+        "may borrow",
+    )
+    rows = [
+        (
+            g.group,
+            g.cohort,
+            g.parent,
+            ", ".join(g.tenants) or "—",
+            g.gpu_class,
+            "—" if g.guaranteed is None else g.guaranteed,
+            g.own,
+            "—" if g.borrowing_limit is None else g.borrowing_limit,
+            "—" if g.lending_limit is None else g.lending_limit,
+            g.borrowable,
+        )
+        for g in view.groups
+    ]
+    caption = (
+        "Groups (R51): each group's Cohort under its parent, what its subtree is guaranteed and holds of "
+        "its own, and what it may borrow from the rest of the tree"
+    )
+    return table("groups", caption, head, rows)
+
+
 def domain_table(view: ClusterSection) -> str:
     rows = list(_domain_rows(view.sites, ()))
     head = ("level", "domain", "hosts", "GPUs", "Ready slots", "not Ready", "GPUs by class")

@@ -6,6 +6,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from taugen.engines.changes.changes import FieldChange, ObjectChange
+from taugen.engines.changes.cohort_risks import cohort_risks
 from taugen.models.tiers import TAUGRID_TIERS, class_name
 from taugen.schedulers.registry import schedulers
 
@@ -38,8 +39,8 @@ CLASSES = (
     RiskClass(
         "capacity",
         "capacity loss",
-        "less quota, fewer slots, or a flavor, queue or tenant gone: work that fits today may wait "
-        "or never be admitted",
+        "less quota, fewer slots, or a flavor, queue or tenant gone, or a queue moved in the cohort "
+        "tree: work that fits today may wait or never be admitted",
     ),
     RiskClass(
         "placement",
@@ -63,6 +64,12 @@ CLASSES = (
         "preemption change",
         "a ClusterQueue's preemption policy changes (R48): workloads that were safe may be preempted, "
         "or a tenant may no longer reclaim its guarantee or borrow by preempting",
+    ),
+    RiskClass(
+        "fallback",
+        "fallback order change",
+        "the queues' flavor order changes (R47): a run that lists several gpu classes tries them in the "
+        "new order, so one that fell back to a class may now take another first, or the reverse",
     ),
     RiskClass(
         "held",
@@ -116,6 +123,7 @@ def _field_risks(change: ObjectChange, field: FieldChange, levels: frozenset[str
         yield Risk("preemption", "who may preempt whom changes")
     if kind == "ClusterQueue" and path[:2] == ("spec", "flavorFungibility"):  # R47
         yield Risk("preemption", "whether a run preempts or borrows, or tries its next class first, changes")
+    yield from (Risk(i, reason) for i, reason in cohort_risks(kind, field))  # R47, R51
     if kind == "Queue" and path == ("spec", "parentQueue"):
         yield Risk("capacity", "the queue moves to another parent: its share comes from that parent's quota")
     if any(s.capacity_lost(kind, path, field.action, field.old, field.new) for s in schedulers()):

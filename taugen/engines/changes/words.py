@@ -30,6 +30,7 @@ _RULES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("Cohort", (*_GROUP, "flavors", "{f}", "resources", "{r}", "{rest}"), "flavor {f} {r} {rest}"),
     ("Cohort", (*_GROUP, "flavors", "{f}"), "flavor {f}"),
     ("Cohort", ("spec", "parentName"), "parent"),
+    ("ClusterQueue", ("spec", "cohortName"), "cohort"),  # R51: a tenant's queue moves to a group's Cohort
     (
         "ClusterQueue",
         ("spec", "namespaceSelector", "matchExpressions", "kubernetes.io/metadata.name", "values"),
