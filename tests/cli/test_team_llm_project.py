@@ -3,9 +3,8 @@ guaranteed 64 H200, may fall back to H100, borrows up to 32, is never preempted 
 the rest fairly with weight 2 under the org cohort"; it builds into Kueue objects the schemas
 accept, `explain tenant` explains it, and a generated week of runs simulates against it.
 
-The simulate decisions are in one test, `test_simulate_a_week_decisions_before_fair_sharing`:
-simulate models classical preemption today (fair sharing recorded on is a note, R49), and its
-decisions for this project change when simulate models fair sharing (R52)."""
+The simulate decisions are in one test, `test_simulate_a_week_decisions`: Kueue's fair sharing,
+as the project records it (R49, R52)."""
 
 from __future__ import annotations
 
@@ -221,13 +220,14 @@ def _decision(runs: list[dict[str, Any]], name: str) -> tuple[Any, ...]:
     return found["status"], found["flavor"], found["clusterQueue"], found["reason"], victims
 
 
-def test_simulate_a_week_decisions_before_fair_sharing(project: Path, run: Run) -> None:
-    """The one test of simulate's decisions on this project (update it when simulate models fair
-    sharing, R49/R52). team-llm's first six runs hold all 12 H200 hosts: its 64 and the 32 it
+def test_simulate_a_week_decisions(project: Path, run: Run) -> None:
+    """The one test of simulate's decisions on this project, under the fair sharing its Kueue is
+    recorded with (R49, R52: the DRS order and both preemption strategies). team-llm's first six runs hold all 12 H200 hosts: its 64 and the 32 it
     borrows. Then its runs fall back to H100 (R47: nominal 0, borrowed from org and the shared
     queue); team-batch's H200 run waits instead of reclaiming its 16 (R48: reclaimWithinCohort
     Never), and so do its H100 runs once team-llm borrows their quota. With T2's preemption
-    instead, the same batch run reclaims its quota from team-llm's newest H200 run."""
+    instead, the same batch run reclaims its quota from team-llm's newest H200 run, and fair
+    sharing's strategies then trade runs both ways between team-llm and team-batch."""
     run("build", "-c", project)
     found = _simulate(project, run)
     runs = found["runs"]
@@ -247,7 +247,7 @@ def test_simulate_a_week_decisions_before_fair_sharing(project: Path, run: Run) 
         H200,
         "taugrid-team-llm",
         "quota: nvidia.com/gpu in flavor taugrid-h200-141gb: the run requests 32, 0 is free to ClusterQueue "
-        "taugrid-team-llm (nominal 64, cohort taugrid-org); no admitted run may be preempted for it",
+        "taugrid-team-llm (nominal 64, cohort taugrid-org); fair sharing preempts no admitted run for it",
         [],
     )
     assert _decision(runs, "batch-000") == (
@@ -255,7 +255,7 @@ def test_simulate_a_week_decisions_before_fair_sharing(project: Path, run: Run) 
         H200,
         "taugrid-team-batch",
         "quota: nvidia.com/gpu in flavor taugrid-h200-141gb: the run requests 8, 0 is free to ClusterQueue "
-        "taugrid-team-batch (nominal 16, cohort taugrid-org); no admitted run may be preempted for it",
+        "taugrid-team-batch (nominal 16, cohort taugrid-org); fair sharing preempts no admitted run for it",
         [],
     )
     assert not [r for r in runs if r["status"] == "preempted"]  # nobody preempts team-llm
@@ -273,3 +273,15 @@ def test_simulate_a_week_decisions_before_fair_sharing(project: Path, run: Run) 
         "preempted by team-batch/batch-000: reclamation within the cohort (InCohortReclamation)",
         [],
     )
+    fair = "Fair Sharing within the cohort (InCohortFairSharing)"
+    reclaim = "reclamation within the cohort (InCohortReclamation)"
+    assert [(r["name"], r["reason"]) for r in t2 if r["status"] == "preempted"] == [
+        ("llm-004", f"preempted by team-batch/batch-004: {fair}"),
+        ("llm-005", f"preempted by team-batch/batch-000: {reclaim}"),
+        ("dev-003", f"preempted by team-batch/batch-005: {reclaim}"),
+        ("llm-007", f"preempted by team-batch/batch-007: {reclaim}"),
+        ("llm-009", f"preempted by team-batch/batch-005: {reclaim}"),
+        ("dev-007", f"preempted by team-batch/batch-009: {fair}"),
+        ("batch-004", f"preempted by team-llm/llm-010: {fair}"),
+        ("batch-006", f"preempted by team-llm/llm-010: {fair}"),
+    ]
