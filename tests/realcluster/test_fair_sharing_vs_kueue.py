@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -31,11 +32,18 @@ from tests.realcluster.conftest import record
 from tests.realcluster.controlplane import ControlPlane
 from tests.realcluster.kube import Object
 from tests.realcluster.kueue_manager import manager
-from tests.realcluster.simkueue_fair_scenarios import SCENARIOS, STRATEGIES, FairScenario, write_project
+from tests.realcluster.simkueue_fair_scenarios import (
+    SCENARIOS,
+    STRATEGIES,
+    FairScenario,
+    fair_sharing,
+    write_project,
+)
 from tests.realcluster.simkueue_preempt import (
     Preempted,
     Step,
     kueue_victims,
+    kueue_words,
     play_scenario,
     report,
     simulate_steps,
@@ -64,7 +72,8 @@ EXPECTED: dict[str, Final] = {
     "fw-final": (_FW_EARLY, {"b3", "b4"}),
     "fw-initial": (_FW_EARLY | {"a2": _by("b3")}, {"b4"}),
     "fw-both": (_FW_EARLY | {"a2": _by("b3")}, {"b4"}),  # the second strategy when the first fails
-    # a4: a at 32 vs z's infinite before, 0 after z1 goes (no longer borrowing): only Initial;
+    # a4: a at 32 borrowed vs z's infinite before, 0 after z1 goes (z no longer borrows): only
+    # LessThanInitialShare;
     # z5 borrows at an infinite share: it preempts nobody under any list
     "fz-final": (_FZ_EARLY, {"a4", "z5"}),
     "fz-initial": (_FZ_EARLY | {"z1": _by("a4")}, {"z5"}),
@@ -74,7 +83,8 @@ EXPECTED: dict[str, Final] = {
     "fg-final": ({"d2": _by("a3")}, {"a4"}),
     "fg-initial": ({"d2": _by("a3")}, {"a4"}),
     "fg-both": ({"d2": _by("a3")}, {"a4"}),
-    # org at weight 3: a4 puts it at 16/3 < d's 8 before (0 after): LessThanInitialShare preempts
+    # org at weight 3: a4 puts it at 16/3 borrowed, below d's 8 before (0 after): only
+    # LessThanInitialShare preempts
     "fg3-final": ({"d2": _by("a3")}, {"a4"}),
     "fg3-initial": ({"d2": _by("a3"), "d1": _by("a4")}, set()),
     "fg3-both": ({"d2": _by("a3"), "d1": _by("a4")}, set()),
@@ -102,8 +112,9 @@ def played(
     scenarios = SCENARIOS[suffix]
     context = open_project(project)
     steps = {s.name: weighted(s, simulate_steps(project, context, s)) for s in scenarios}
-    fair = {"enable": True, "preemptionStrategies": list(STRATEGIES[suffix])}
-    with manager(fair_plane, binaries, fair, suffix) as running:
+    # the manager's fairSharing is the clusters' kueue.fairSharing in taugen.yaml, as it is
+    (fair,) = {json.dumps(fair_sharing(s)) for s in scenarios}
+    with manager(fair_plane, binaries, json.loads(fair), suffix) as running:
         began = time.monotonic()
         with ThreadPoolExecutor(THREADS) as pool:
             found = list(
@@ -164,6 +175,11 @@ def test_r52_simulate_with_fair_sharing_agrees_with_kueue(
     kueue = {p.name: [(k.outcomes, kueue_victims(k)) for k in p.played] for p in stated}
     assert taugen == kueue
     assert {p.name: final(p, kueue=False) for p in stated} == {p.name: EXPECTED[p.name] for p in stated}
+    steps = [(s, k) for p in stated for s, k in zip(p.steps, p.played, strict=True)]
+    # simulate's words for why are Kueue's ("Fair Sharing within the cohort")
+    assert [s.words.get(e.victim) for s, k in steps for e in k.evictions] == [
+        kueue_words(e) for _, k in steps for e in k.evictions
+    ]
 
 
 def _scenario(name: str) -> FairScenario:
