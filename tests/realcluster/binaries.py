@@ -14,6 +14,7 @@ from tests.conftest import REPO
 BUILD = REPO / "tools" / "realcluster" / "build"
 PROGRAMS = ("etcd", "kube-apiserver", "minimalkueue", "kustomize", "kubeconform")
 REQUIRE = "TAUGEN_REQUIRE_REALCLUSTER"
+MANAGER = "kueue"  # Kueue's full manager (issue 35): built only with --with-manager
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,14 @@ def find_binaries() -> Binaries | str:
     if crds.startswith("realcluster:"):
         return crds
     return Binaries(Path(folder), Path(crds))
+
+
+def missing_manager(found: Binaries) -> str | None:
+    """Why Kueue's full manager cannot be had (one line), or None when it is built."""
+    if os.access(found.folder / MANAGER, os.X_OK):
+        return None
+    build = f"{BUILD.relative_to(REPO)} --with-manager"
+    return f"realcluster: Kueue's manager not built in {found.folder}: run {build}"
 
 
 def _script(option: str) -> str:

@@ -45,9 +45,15 @@ class ControlPlane:
             process.stop()
 
 
-def start_control_plane(binaries: Binaries, folder: Path, crd_files: list[Path]) -> ControlPlane:
+def start_control_plane(
+    binaries: Binaries,
+    folder: Path,
+    crd_files: list[Path],
+    kueue: Callable[[ControlPlane, Binaries], None] | None = start_kueue,
+) -> ControlPlane:
     """Everything up and ready; on a failure, what was started is stopped and the error says
-    why, with the logs' last lines."""
+    why, with the logs' last lines. `kueue`: what starts Kueue (minimalkueue by default); None:
+    no Kueue (its caller starts one, as the fair-sharing manager's fixture does)."""
     etcd_port, peer_port, api_port = free_ports(3)
     pki = make_pki(folder / "pki")
     server = f"https://{LOOPBACK}:{api_port}"
@@ -58,7 +64,8 @@ def start_control_plane(binaries: Binaries, folder: Path, crd_files: list[Path])
         _phase(plane, "etcd", lambda: _etcd(plane, binaries, etcd_port, peer_port))
         _phase(plane, "kube-apiserver", lambda: _apiserver(plane, binaries, pki, etcd_port))
         _phase(plane, "CRDs", lambda: install_crds(plane.kube, crd_files, plane.alive))
-        _phase(plane, "minimalkueue", lambda: start_kueue(plane, binaries))
+        if kueue is not None:
+            _phase(plane, "minimalkueue", lambda: kueue(plane, binaries))
     except BaseException as error:
         tails = plane.tails()
         plane.stop()
