@@ -10,8 +10,7 @@ classical preemption scenarios.
 
 Two assertions. What the real Kueue decided (the victims, their preemptors and reasons, and the
 runs left pending) is this file's EXPECTED, checked against the live Kueue on every run. What
-`taugen simulate` decides is compared with it, step by step and run by run, and reported; that
-comparison is xfail until simulate models fair sharing (main decides as classical)."""
+`taugen simulate` decides is compared with it, step by step and run by run, and reported."""
 
 from __future__ import annotations
 
@@ -164,7 +163,6 @@ def test_r49_kueue_with_fair_sharing_preempts_as_recorded(played: list[Preempted
     assert found == {p.name: EXPECTED[p.name] for p in played}
 
 
-@pytest.mark.xfail(reason="simulate models fair sharing on branch i35-fairshare", strict=False)
 def test_r52_simulate_with_fair_sharing_agrees_with_kueue(
     played: list[Preempted], pytestconfig: pytest.Config
 ) -> None:
