@@ -354,6 +354,7 @@ class GroupGuarantee:
     parent: str  # the parent's Cohort: the cluster's (T1), or the parent group's
     tenants: tuple[str, ...]
     classes: tuple[GroupClass, ...]
+    weight: int | None = None  # the Cohort's fairSharing.weight (R49, R51); None: not written
 
     def of(self, gpu_class: str) -> GroupClass | None:
         return next((c for c in self.classes if c.gpu_class == gpu_class), None)
@@ -396,7 +397,12 @@ def plan_groups(
         parent = cohort_name(cluster, group.parent) if group.parent else cluster.clusterQueue
         out.append(
             GroupGuarantee(
-                group.name, cohort_name(cluster, group.name), parent, tuple(group.tenants), tuple(classes)
+                group.name,
+                cohort_name(cluster, group.name),
+                parent,
+                tuple(group.tenants),
+                tuple(classes),
+                group.weight,
             )
         )
     return tuple(out)

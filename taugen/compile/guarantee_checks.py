@@ -168,7 +168,7 @@ def check_lending(
 
 def weight_warnings(cluster: Cluster, doc: Document, index: int) -> list[Problem]:
     """R49: a guaranteed tenant's weight other than 1 is its ClusterQueue's fairSharing.weight
-    (T2), which Kueue reads only with fair sharing on: recorded off (or not at all), it does
+    (T2), a group's its Cohort's (R51), which Kueue reads only with fair sharing on: recorded off (or not at all), it does
     nothing. A warning at the weight, in `taugen validate` and `taugen build` alike."""
     if cluster.weights_apply:
         return []
@@ -185,4 +185,17 @@ def weight_warnings(cluster: Cluster, doc: Document, index: int) -> list[Problem
         .as_warning()
         for j, tenant in enumerate(cluster.tenants)
         if tenant.guaranteed and tenant.weight != 1
+    ] + [
+        doc.at(["clusters", index, "groups", g, "weight"])
+        .problem(
+            "R49",
+            f"group {group.name} has weight {group.weight}, but cluster {cluster.name}'s Kueue is "
+            "recorded without fair sharing (kueue.fairSharing, default off): its Cohort's "
+            "fairSharing.weight does nothing",
+            "when the cluster's Kueue runs with fair sharing, record it as Kueue's configuration has it "
+            "(kueue: {fairSharing: {enable: true}}); else remove the weight",
+        )
+        .as_warning()
+        for g, group in enumerate(cluster.tenant_groups)
+        if group.weight is not None and group.weight != 1
     ]

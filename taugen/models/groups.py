@@ -38,3 +38,8 @@ class TenantGroup(StrictModel):
         description="Per gpu-class: at most this many of the group's guaranteed GPUs lent to its "
         "parent; absent: all of them",
     )
+    weight: Count | None = Field(
+        default=None,
+        description="Fair-sharing weight of the group's Cohort among its siblings: its "
+        "fairSharing.weight (R49, R51; 0: it borrows last); absent: none written, Kueue's 1",
+    )

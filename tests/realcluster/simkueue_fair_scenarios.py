@@ -40,18 +40,10 @@ STRATEGIES: dict[str, tuple[str, ...]] = {"final": (FINAL,), "initial": (INITIAL
 class FairScenario(PreemptScenario):
     strategies: tuple[str, ...] = (FINAL, INITIAL)
     groups: list[dict[str, Any]] = field(default_factory=list)  # R51 `groups:` of the cluster
-    # group -> its Cohort's fairSharing.weight, set on the real cluster only: R51 has no weight
-    # for a group, so simulate cannot be told it (the scenario's simulate comparison is skipped)
-    cohort_weights: dict[str, str] = field(default_factory=dict)
 
     @property
     def base(self) -> str:
         return self.name.rsplit("-", 1)[0]
-
-    @property
-    def stated(self) -> bool:
-        """Whether taugen.yaml can state the whole scenario (then simulate is compared)."""
-        return not self.cohort_weights
 
 
 def tenant(namespace: str, weight: int | None = None) -> dict[str, Any]:
@@ -107,9 +99,8 @@ BASES = [
         [tenant("team-a"), tenant("team-b", 2), tenant("team-d"), BEST_EFFORT],
         _first("d", "team-d", 3),
         _runs("a", "team-a", 5),
-        ("nested cohort with a weight (the real Kueue only)", "the group's weighted share"),
-        groups=[ORG],
-        cohort_weights={"org": "3"},
+        ("nested cohort with a weight", "the group's weighted share"),
+        groups=[ORG | {"weight": 3}],  # its Cohort's fairSharing.weight (R51)
     ),
 ]
 SCENARIOS = {

@@ -14,8 +14,6 @@ runs left pending) is this file's EXPECTED, checked against the live Kueue on ev
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 import json
 import time
 from collections.abc import Sequence
@@ -29,18 +27,15 @@ from taugen.context.session import open_project
 from tests.realcluster.binaries import Binaries
 from tests.realcluster.conftest import record
 from tests.realcluster.controlplane import ControlPlane
-from tests.realcluster.kube import Object
 from tests.realcluster.kueue_manager import manager
 from tests.realcluster.simkueue_fair_scenarios import (
     SCENARIOS,
     STRATEGIES,
-    FairScenario,
     fair_sharing,
     write_project,
 )
 from tests.realcluster.simkueue_preempt import (
     Preempted,
-    Step,
     kueue_victims,
     kueue_words,
     play_scenario,
@@ -110,7 +105,7 @@ def played(
     suffix: str = request.param
     scenarios = SCENARIOS[suffix]
     context = open_project(project)
-    steps = {s.name: weighted(s, simulate_steps(project, context, s)) for s in scenarios}
+    steps = {s.name: simulate_steps(project, context, s) for s in scenarios}
     # the manager's fairSharing is the clusters' kueue.fairSharing in taugen.yaml, as it is
     (fair,) = {json.dumps(fair_sharing(s)) for s in scenarios}
     with manager(fair_plane, binaries, json.loads(fair), suffix) as running:
@@ -131,29 +126,6 @@ def played(
     return found
 
 
-def weighted(scenario: FairScenario, steps: list[Step]) -> list[Step]:
-    """The steps with the scenario's Cohort weights set on the real cluster's objects (the
-    first step's scene is what play_scenario puts on the cluster)."""
-    if not scenario.cohort_weights:
-        return steps
-    scene = steps[0].plan.scene
-    names = {scene.iso.name(f"taugrid-{g}"): w for g, w in scenario.cohort_weights.items()}
-    objects = [_weigh(o, names) for o in scene.objects]
-    cohorts = {o["metadata"]["name"] for o in objects if o["kind"] == "Cohort"}
-    assert set(names) <= cohorts, f"{scenario.name}: no Cohort {sorted(set(names) - cohorts)}"
-    plan = dataclasses.replace(steps[0].plan, scene=dataclasses.replace(scene, objects=objects))
-    return [dataclasses.replace(steps[0], plan=plan), *steps[1:]]
-
-
-def _weigh(obj: Object, weights: dict[str, str]) -> Object:
-    weight = weights.get(obj["metadata"]["name"]) if obj["kind"] == "Cohort" else None
-    if weight is None:
-        return obj
-    out = copy.deepcopy(obj)
-    out.setdefault("spec", {})["fairSharing"] = {"weight": weight}
-    return out
-
-
 def test_r49_kueue_with_fair_sharing_preempts_as_recorded(played: list[Preempted]) -> None:
     first = [
         k.outcomes[s.run] for p in played for s, k in list(zip(p.steps, p.played, strict=True))[: p.first]
@@ -166,22 +138,17 @@ def test_r49_kueue_with_fair_sharing_preempts_as_recorded(played: list[Preempted
 def test_r52_simulate_with_fair_sharing_agrees_with_kueue(
     played: list[Preempted], pytestconfig: pytest.Config
 ) -> None:
-    stated = [p for p in played if _scenario(p.name).stated]
-    for line in agreement(stated):
+    for line in agreement(played):
         record(pytestconfig, line)
-    taugen = {p.name: [(s.outcomes, s.victims) for s in p.steps] for p in stated}
-    kueue = {p.name: [(k.outcomes, kueue_victims(k)) for k in p.played] for p in stated}
+    taugen = {p.name: [(s.outcomes, s.victims) for s in p.steps] for p in played}
+    kueue = {p.name: [(k.outcomes, kueue_victims(k)) for k in p.played] for p in played}
     assert taugen == kueue
-    assert {p.name: final(p, kueue=False) for p in stated} == {p.name: EXPECTED[p.name] for p in stated}
-    steps = [(s, k) for p in stated for s, k in zip(p.steps, p.played, strict=True)]
+    assert {p.name: final(p, kueue=False) for p in played} == {p.name: EXPECTED[p.name] for p in played}
+    steps = [(s, k) for p in played for s, k in zip(p.steps, p.played, strict=True)]
     # simulate's words for why are Kueue's ("Fair Sharing within the cohort")
     assert [s.words.get(e.victim) for s, k in steps for e in k.evictions] == [
         kueue_words(e) for _, k in steps for e in k.evictions
     ]
-
-
-def _scenario(name: str) -> FairScenario:
-    return next(s for listed in SCENARIOS.values() for s in listed if s.name == name)
 
 
 def final(found: Preempted, kueue: bool) -> Final:

@@ -191,3 +191,26 @@ def test_r51_no_groups_is_todays_tree_byte_for_byte(tmp_path: Path) -> None:
     files = sorted(p.relative_to(first) for p in first.rglob("*") if p.is_file())
     assert files and files == sorted(p.relative_to(second) for p in second.rglob("*") if p.is_file())
     assert all((first / f).read_bytes() == (second / f).read_bytes() for f in files)
+
+
+@pytest.mark.parametrize(("kueue", "warned"), [(None, True), ({"fairSharing": {"enable": True}}, False)])
+def test_r51_a_groups_weight_is_its_cohorts_fair_sharing_weight(
+    tmp_path: Path, kueue: dict[str, Any] | None, warned: bool
+) -> None:
+    """A group's `weight` is its Cohort's spec.fairSharing.weight (R49, R51), written as Kueue
+    writes a quantity back; a group without one gets none (Kueue's 1, and today's Cohort). As a
+    tenant's weight, it does nothing without fair sharing: a warning at the group's weight."""
+    groups = [GROUPS[0] | {"weight": 3}, GROUPS[1]]
+    project = cohort_project(tmp_path, TENANTS, groups=groups, **({} if kueue is None else {"kueue": kueue}))
+    result = run_build(project)
+    found = objects(tmp_path)
+    assert found["Cohort/taugrid-org"]["spec"]["fairSharing"] == {"weight": "3"}
+    assert "fairSharing" not in found["Cohort/taugrid-llm"]["spec"]
+    warnings = [(p.rule, p.message, p.line) for p in result.warnings if p.rule == "R49"]
+    message = (
+        "group org has weight 3, but cluster c1's Kueue is recorded without fair sharing "
+        "(kueue.fairSharing, default off): its Cohort's fairSharing.weight does nothing"
+    )
+    lines = project.read_text(encoding="utf-8").splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if text.strip().startswith("weight: 3"))
+    assert warnings == ([("R49", message, line)] if warned else [])

@@ -45,6 +45,8 @@ def group_cohort(group: GroupGuarantee, quotas: Sequence[ClassQuota]) -> Manifes
     spec: dict[str, Any] = {"parentName": group.parent}
     if flavors:
         spec["resourceGroups"] = [{"coveredResources": [GPU, SLOT], "flavors": flavors}]
+    if group.weight is not None:  # a quantity, written as Kueue writes it back (as T2's)
+        spec["fairSharing"] = {"weight": canonical(group.weight)}
     return Manifest(COHORT_FILE, object_(API, "Cohort", group.cohort, spec=spec))
 
 
