@@ -185,6 +185,8 @@ def test_explain_tenant_explains_the_statement(project: Path, run: Run) -> None:
         "  cohorts (R51): taugrid-org (group org) -> taugrid (the cluster's, T1)\n"
         "  group org: Cohort taugrid-org, parent taugrid; h100-80gb guaranteed 48 (its own 16); h200-141gb "
         "guaranteed 96 (its own 16)\n"
+        "  flavor order (R47): h200-141gb, h100-80gb: Kueue tries them in this order (profile llm-train "
+        "lists h200-141gb, h100-80gb)\n"
         "  h100-80gb: guaranteed 0 GPUs, 0 slots; may borrow 64; shared queue 16\n"
         "    not guaranteed: its queue's nominal quota is 0 and it may borrow 64 from the cohort\n"
         "  h200-141gb: guaranteed 64 GPUs, 8 slots; may borrow 32; shared queue 0\n"

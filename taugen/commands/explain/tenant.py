@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from taugen.compile.fallback import flavor_order
 from taugen.compile.groups import GroupGuarantee
 from taugen.compile.guarantee import ClassGuarantee, Guarantees
 from taugen.compile.quota import ClassQuota
 from taugen.context.cluster import ClusterView
 from taugen.core.errors import InputError
+from taugen.load.project import load_project_profiles
 from taugen.models.fungibility import TenantFungibility
 from taugen.models.project import Tenant
 from taugen.models.share import share_value
@@ -55,6 +57,10 @@ class TenantExplanation:
     path: tuple[GroupLevel, ...] = ()  # R51: its groups, its own first; () when in the cluster's cohort
     # R47: its own ClusterQueue's spec.flavorFungibility as the tenant set it (None: not written)
     fungibility: TenantFungibility | None = None
+    # R47: the classes in the order its queue holds their flavors, and the profiles' lists that
+    # made it ((profile, classes)); () when no list orders two of the cluster's classes
+    flavor_order: tuple[str, ...] = ()
+    fallback_lists: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def explain_tenant(view: ClusterView, namespace: str) -> TenantExplanation:
@@ -87,7 +93,23 @@ def explain_tenant(view: ClusterView, namespace: str) -> TenantExplanation:
         own is not None and own.preemption is not None,
         tuple(_level(g) for g in path),
         None if own is None else own.fungibility,
+        *_fallback(view),
     )
+
+
+def _fallback(view: ClusterView) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
+    """R47: the profiles' gpu_class lists naming two or more of the cluster's classes, and the
+    flavor order they give every queue of the cluster; nothing without flavor choice (KAI)."""
+    if not view.cluster.capabilities.fallback_classes:
+        return (), ()
+    classes = [q.gpu_class for q in view.quotas]
+    profiles = load_project_profiles(view.loaded)
+    lists = tuple(
+        (p.profile.metadata.name, p.profile.policy.classes)
+        for p in profiles
+        if p.profile.policy.fallback and len(set(p.profile.policy.classes) & set(classes)) > 1
+    )
+    return (tuple(flavor_order(classes, profiles)), lists) if lists else ((), ())
 
 
 def _level(group: GroupGuarantee) -> GroupLevel:

@@ -20,6 +20,7 @@ def tenant_json(found: TenantExplanation) -> str:
             **({"preemption": found.preemption} if found.preemption is not None else {}),
             **({"groups": [_level_json(g) for g in found.path]} if found.path else {}),
             **({"flavorFungibility": found.fungibility.as_spec()} if found.fungibility is not None else {}),
+            **({"flavorOrder": list(found.flavor_order)} if found.flavor_order else {}),
             "classes": [
                 {
                     "gpuClass": c.gpu_class,
@@ -58,6 +59,13 @@ def tenant_text(found: TenantExplanation) -> str:
             *([f"preference {own.preference}"] if own.preference else []),
         ]
         lines.append(f"  flavorFungibility (the tenant's own (R47)): {', '.join(policies)}")
+    if found.flavor_order:
+        made = "; ".join(
+            f"profile {name} lists {', '.join(classes)}" for name, classes in found.fallback_lists
+        )
+        lines.append(
+            f"  flavor order (R47): {', '.join(found.flavor_order)}: Kueue tries them in this order ({made})"
+        )
     for c in found.classes:
         lines.append(
             f"  {c.gpu_class}: guaranteed {c.guaranteed} GPUs, {c.slots} slots; may borrow {c.borrowable}; "
