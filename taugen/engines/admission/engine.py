@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from taugen.engines.admission.admission import Short, borrow_height, check_quota, usage_of
 from taugen.engines.admission.cycle import CycleScheduler, Nomination
-from taugen.engines.admission.flavors import assign_flavor
+from taugen.engines.admission.flavors import assign_flavors
 from taugen.engines.admission.model import (
     NO_PREEMPTION,
     FlavorTotal,
@@ -31,6 +31,7 @@ from taugen.engines.admission.nowhere import topology_reason
 from taugen.engines.admission.podsets import place_pod_sets
 from taugen.engines.admission.preemption import Holder, Preemptor, find_victims
 from taugen.engines.admission.ranks import place_again, rank_hosts, required_domain
+from taugen.engines.admission.scan import ScanProgress
 from taugen.engines.admission.state import SimCluster
 from taugen.engines.placement.tas import Assignment, NoFit, find_assignment
 from taugen.engines.placement.tree import Resources
@@ -70,14 +71,20 @@ def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
     runs = {r.key: r for r in order}
     preempted: dict[str, RunResult] = {}
     placed_at_nomination: dict[str, list[str] | str] = {}
+    scan = ScanProgress()  # R47: each run's LastTriedFlavorIdx across cycles
 
     def process(run: SimRun, nominated: Nomination) -> RunResult:
         early = placed_at_nomination.pop(run.key, None)
         result = _admit(cluster, flavors, run, plans, nominated, early)
         if result.status == "admitted":  # R47: the flavor it took is the one it holds
             runs[run.key] = cluster.runs[run.key] = run
+        if run.flavors and run.more:  # R47: Kueue assigns each pod set its own flavor
+            result = replace(result, pod_set_flavors=run.pod_set_flavors())
         for victim in result.victims:
             preempted[victim.key] = _preempted(cluster, runs[victim.key], run, victim)
+            scan.remove_from(runs[victim.key].queue)
+        if result.victims:
+            scan.forget(run.key)  # Kueue's markPreemptionOutcome
         return result
 
     def nominate(run: SimRun) -> Nomination:
@@ -97,16 +104,21 @@ def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
         return found
 
     def assign(run: SimRun) -> SimRun:
-        return assign_flavor(
+        found = assign_flavors(
             cluster.quota,
             run,
             lambda r: _why_pending(cluster, flavors, r),
             lambda r, short: _victims(cluster, flavors[r.flavor or ""], r, short.need),
-            lambda r: _places(cluster, flavors, r),
             lambda r, victims: _borrow_after(cluster, r, victims),
+            scan.start(run.key, run.queue, scheduler.cycles),
         )
+        if run.flavors:
+            scan.record(run.key, run.queue, found.tried, scheduler.cycles)
+        return found.run
 
-    scheduler = CycleScheduler(cluster.quota, nominate, process, assign)
+    scheduler = CycleScheduler(
+        cluster.quota, nominate, process, assign, lambda run: scan.flavors_left(run.key)
+    )
     results.update(scheduler.run([r for r in order if r.plan is None], cycles))
     results.update(preempted)
     order = [runs[r.key] for r in order]  # R47: with the flavors they took
@@ -199,12 +211,6 @@ def _borrow_after(cluster: SimCluster, run: SimRun, victims: Sequence[Victim]) -
     for holder in held:
         cluster.quota.add(holder.queue, holder.usage)
     return level
-
-
-def _places(cluster: SimCluster, flavors: dict[str, SimFlavor], run: SimRun) -> bool:
-    """R47: the run's flavor's topology can place it now (a non-TAS flavor: no topology)."""
-    flavor = flavors.get(run.flavor or "")
-    return flavor is not None and (not flavor.tas or not isinstance(_fit(cluster, flavor, run), str))
 
 
 def _place(cluster: SimCluster, flavor: SimFlavor, run: SimRun) -> Assignment | NoFit:
@@ -335,7 +341,8 @@ def _totals(cluster: SimCluster, source: SimInput, results: dict[str, RunResult]
     totals = []
     for flavor in sorted(f.name for f in source.flavors if f.tas):
         # R47: a run with fallback classes counts under the flavor it took (pending: its first)
-        runs = [cluster.runs[r.key] for r in source.runs if cluster.runs[r.key].flavor == flavor]
+        # R47: a JobSet's pod sets each under their own flavor
+        runs = [cluster.runs[r.key] for r in source.runs if flavor in cluster.runs[r.key].pod_set_flavors()]
         admitted = [r for r in runs if results[r.key].status == "admitted"]
         free = sum(
             max(cluster.free[n.name].get(GPU, 0), 0)
@@ -343,6 +350,8 @@ def _totals(cluster: SimCluster, source: SimInput, results: dict[str, RunResult]
             if n.flavor == flavor and n.name not in cluster.down
         )
         totals.append(
-            FlavorTotal(flavor, sum(r.gpu_total for r in runs), sum(r.gpu_total for r in admitted), free)
+            FlavorTotal(
+                flavor, sum(r.gpus_on(flavor) for r in runs), sum(r.gpus_on(flavor) for r in admitted), free
+            )
         )
     return tuple(totals)
