@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from taugen.engines.admission.admission import Short, borrow_height, check_quota, usage_of
 from taugen.engines.admission.cycle import CycleScheduler, Nomination
-from taugen.engines.admission.flavors import assign_flavors
+from taugen.engines.admission.flavors import assign_flavors, untolerated_reason
 from taugen.engines.admission.model import (
     NO_PREEMPTION,
     FlavorTotal,
@@ -35,6 +35,7 @@ from taugen.engines.admission.scan import ScanProgress
 from taugen.engines.admission.state import SimCluster
 from taugen.engines.placement.tas import Assignment, NoFit, find_assignment
 from taugen.engines.placement.tree import Resources
+from taugen.models.node_filters import untolerated
 
 GPU = "nvidia.com/gpu"
 PREEMPTION = (
@@ -236,6 +237,9 @@ def _why_pending(cluster: SimCluster, flavors: dict[str, SimFlavor], run: SimRun
     flavor = flavors.get(run.flavor or "")
     if flavor is None:
         return f"no ResourceFlavor of the ClusterQueue serves the run ({run.flavor or 'none'})"
+    taint = untolerated(flavor.taints, (*run.tolerations, *flavor.tolerations))
+    if taint is not None:  # R47: Kueue's checkFlavorForPodSets, before quota
+        return untolerated_reason(taint, flavor.name)
     if run.queue not in cluster.quota.queues:
         return f"no ClusterQueue {run.queue} in the tree: its LocalQueue points nowhere"
     short = check_quota(cluster.quota, run, cluster.source.preempts)

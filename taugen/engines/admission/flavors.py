@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 
 from taugen.engines.admission.admission import Short, borrow_height
 from taugen.engines.admission.model import SimPodSet, SimRun, Victim
+from taugen.models.node_filters import FilterTaint
 from taugen.schedulers.kueue.quota import QuotaTree
 from taugen.schedulers.kueue.quota_model import Fungibility
 
@@ -55,6 +56,11 @@ class Assigned:
 
     run: SimRun
     tried: tuple[int, ...] = ()
+
+
+def untolerated_reason(taint: FilterTaint, flavor: str) -> str:
+    """Kueue's words when a flavor's nodeTaints are not tolerated (checkFlavorForPodSets)."""
+    return f"untolerated taint {{{taint.key} {taint.value} {taint.effect} <nil>}} in flavor {flavor}"
 
 
 def is_preferred(a: Mode, b: Mode, fungibility: Fungibility) -> bool:

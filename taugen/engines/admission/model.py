@@ -32,6 +32,7 @@ class SimFlavor:
     nominal: Resources  # the ClusterQueue's nominalQuota per covered resource
     tas: bool  # has a topologyName
     tolerations: tuple[FilterToleration, ...] = ()  # spec.tolerations: Kueue adds them to the pod's (TAS)
+    taints: tuple[FilterTaint, ...] = ()  # spec.nodeTaints: the flavor assigner skips it when untolerated
 
 
 @dataclass(frozen=True)
