@@ -105,16 +105,17 @@ def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
         return found
 
     def assign(run: SimRun) -> SimRun:
+        start = scan.start(run.key, run.queue, scheduler.cycles)
         found = assign_flavors(
             cluster.quota,
             run,
             lambda r: _why_pending(cluster, flavors, r),
             lambda r, short: _victims(cluster, flavors[r.flavor or ""], r, short.need),
             lambda r, victims: _borrow_after(cluster, r, victims),
-            scan.start(run.key, run.queue, scheduler.cycles),
+            start,
         )
         if run.flavors:
-            scan.record(run.key, run.queue, found.tried, scheduler.cycles)
+            scan.record(run.key, run.queue, start, found.tried, scheduler.cycles)
         return found.run
 
     scheduler = CycleScheduler(

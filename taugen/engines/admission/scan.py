@@ -9,6 +9,11 @@ queue while some pod set has flavors left (`PendingFlavors`, pkg/cache/queue/clu
 when the workload issues preemptions (`markPreemptionOutcome`), and when it is older than the
 previous cycle and a workload has left its ClusterQueue since (`lastAssignmentOutdated`: the
 queue's AllocatableResourceGeneration grows when a workload is removed from it).
+
+Kueue retries such a workload every cycle, for as long as it keeps flavors left, even when its
+scans go round (a JobSet's `head` moved on to H100 frees H200 for its `workers`, and back):
+simulate stops retrying a run once a scan repeats one it made before, so that "until nothing
+changes" ends; the run then waits as inadmissible, as one with no flavor left does.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ class Progress:
 class ScanProgress:
     runs: dict[str, Progress] = field(default_factory=dict)
     removed: dict[str, int] = field(default_factory=dict)  # ClusterQueue -> workloads removed
+    seen: dict[str, set[tuple[tuple[int, ...], tuple[int, ...]]]] = field(default_factory=dict)
+    looped: set[str] = field(default_factory=set)  # runs whose last scan repeated an earlier one
 
     def start(self, key: str, queue: str, cycle: int) -> tuple[int, ...]:
         """Where each pod set's scan starts in `cycle` (Kueue's NextFlavorToTryForPodSetResource)."""
@@ -38,13 +45,21 @@ class ScanProgress:
             return ()
         return tuple(i + 1 for i in found.tried)
 
-    def record(self, key: str, queue: str, tried: tuple[int, ...], cycle: int) -> None:
+    def record(
+        self, key: str, queue: str, start: tuple[int, ...], tried: tuple[int, ...], cycle: int
+    ) -> None:
+        scans = self.seen.setdefault(key, set())
+        if (start, tried) in scans:
+            self.looped.add(key)
+        else:
+            self.looped.discard(key)
+        scans.add((start, tried))
         self.runs[key] = Progress(tried, cycle, self.removed.get(queue, 0))
 
     def flavors_left(self, key: str) -> bool:
         """Kueue's PendingFlavors: some pod set has a flavor after the last one it tried."""
         found = self.runs.get(key)
-        return found is not None and any(i != -1 for i in found.tried)
+        return found is not None and key not in self.looped and any(i != -1 for i in found.tried)
 
     def forget(self, key: str) -> None:
         self.runs.pop(key, None)

@@ -90,12 +90,23 @@ def test_a_flavor_whose_topology_cannot_place_the_run_yields_to_the_next_one_a_c
 def test_the_scan_progress_kept_and_dropped_as_kueue_does() -> None:
     """Kept into the next cycle; dropped when older than that and a workload left its queue."""
     scan = ScanProgress()
-    scan.record("r", "q", (0, -1), cycle=1)
+    scan.record("r", "q", (), (0, -1), cycle=1)
     assert (scan.start("r", "q", 2), scan.flavors_left("r")) == ((1, 0), True)
     scan.remove_from("q")
     assert scan.start("r", "q", 2) == (1, 0)  # the previous cycle's: never outdated
     assert scan.start("r", "q", 3) == ()  # older, and the queue's generation moved on
-    scan.record("r", "q", (-1,), cycle=3)
+    scan.record("r", "q", (), (-1,), cycle=3)
     assert (scan.start("r", "q", 9), scan.flavors_left("r")) == ((0,), False)
     scan.forget("r")
     assert scan.start("r", "q", 4) == ()
+
+
+def test_a_scan_that_goes_round_stops_being_retried() -> None:
+    """The same scan (from the same start to the same flavors) a second time: no more retries."""
+    scan = ScanProgress()
+    scan.record("r", "q", (), (0, -1), cycle=1)
+    scan.record("r", "q", (1, 0), (-1, 0), cycle=2)
+    scan.record("r", "q", (0, 1), (0, -1), cycle=3)
+    assert scan.flavors_left("r")
+    scan.record("r", "q", (1, 0), (-1, 0), cycle=4)
+    assert not scan.flavors_left("r")
