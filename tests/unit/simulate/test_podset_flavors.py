@@ -8,7 +8,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from taugen.engines.admission.engine import simulate
-from taugen.engines.admission.model import FlavorTotal, RunResult, SimFlavor, SimNode, SimPod, SimPodSet
+from taugen.engines.admission.model import (
+    FlavorTotal,
+    RunResult,
+    SimFlavor,
+    SimNode,
+    SimPod,
+    SimPodSet,
+    SimRun,
+)
 from taugen.engines.admission.scan import ScanProgress
 from tests.unit.simulate.engine_helpers import GPU, SLOT, cluster, run
 
@@ -28,7 +36,7 @@ def _flavors(h200: int, h100: int = 16) -> tuple[SimFlavor, ...]:
     return (SimFlavor(H200, {**base, GPU: h200}, tas=True), SimFlavor(H100, {**base, GPU: h100}, tas=True))
 
 
-def _jobset(head: int, workers: int) -> object:
+def _jobset(head: int, workers: int) -> SimRun:
     more = (SimPodSet("workers", workers, {GPU: 8}, "unconstrained", None, gpus=8),)
     return replace(
         run("js", head, mode="unconstrained", level=None, flavor=H200),
