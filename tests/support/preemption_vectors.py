@@ -12,7 +12,8 @@ import yaml
 
 from taugen.core.quantity import Quantity
 from taugen.engines.admission.engine import simulate
-from taugen.engines.admission.model import SimFlavor, SimInput, SimRun
+from taugen.engines.admission.model import SimFlavor, SimInput, SimPodSet, SimRun
+from taugen.engines.placement.tree import FilterTaint
 from taugen.schedulers.kueue.quota_model import Fungibility, PreemptionPolicy, Quota, SimCohort, SimQueue
 from taugen.schedulers.kueue.units import as_units, units
 
@@ -66,21 +67,47 @@ def _time(text: str | None, default: str) -> str:
     return text.replace("Z", "+00:00") if text else default
 
 
+def _pod_sets(raw: Mapping[str, Any]) -> tuple[SimPodSet, ...]:
+    """R47: `podSets` of a run (name, count, requests per pod), the first the run's own."""
+    return tuple(
+        SimPodSet(
+            p["name"],
+            p.get("count", 1),
+            as_units({r: Quantity.parse(v) for r, v in p["requests"].items()}),
+            "unconstrained",
+            None,
+        )
+        for p in raw.get("podSets", [])
+    )
+
+
 def _run(raw: Mapping[str, Any], admitted: bool) -> SimRun:
-    resources = {r: Quantity.parse(v) for r, v in raw["usage" if admitted else "requests"].items()}
+    first, *more = _pod_sets(raw) or (None,)
+    requests = raw["usage" if admitted else "requests"] if first is None else {}
+    resources = {r: Quantity.parse(v) for r, v in requests.items()}
     return SimRun(
         key=f"ns/{raw['name']}",
         priority=raw["priority"],
         created=_time(raw.get("createdAt"), ADMITTED_AT if admitted else CREATED_AT),
         flavor=raw.get("flavor", raw.get("flavors", [FLAVOR])[0]),
         flavors=tuple(raw.get("flavors", ())),  # R47: the queue's flavors, in its order
-        count=1,
-        per_pod=as_units(resources),
+        count=1 if first is None else first.count,
+        per_pod=as_units(resources) if first is None else first.per_pod,
+        name="" if first is None else first.name,
+        more=tuple(more),
         mode="unconstrained",
         level=None,
         plan={} if admitted else None,
         queue=raw["queue"],
         admitted_at=_time(raw.get("admittedAt"), ADMITTED_AT) if admitted else "",
+    )
+
+
+def _taints(case: Mapping[str, Any], flavor: str) -> tuple[FilterTaint, ...]:
+    """R47: `flavorTaints`: a ResourceFlavor's spec.nodeTaints, {flavor: [{key, value, effect}]}."""
+    return tuple(
+        FilterTaint(t["key"], t.get("value", ""), t["effect"])
+        for t in case.get("flavorTaints", {}).get(flavor, [])
     )
 
 
@@ -97,7 +124,7 @@ def run_vector(case: Mapping[str, Any], sets: Mapping[str, Any]) -> dict[str, An
     source = SimInput(
         "none",
         (),
-        tuple(SimFlavor(f, {}, tas=False) for f in flavors),
+        tuple(SimFlavor(f, {}, tas=False, taints=_taints(case, f)) for f in flavors),
         (),
         tuple(runs),
         queues=tuple(_queue(q) for q in queues),

@@ -69,6 +69,8 @@ def _run(run: SimRun, result: RunResult, cohort: bool) -> dict[str, Any]:
             {"name": name, "pods": count, "hosts": [{"host": h, "count": n} for h, n in hosts]}
             for name, count, hosts in pod_set_hosts(run, result)
         ]
+        for entry, flavor in zip(found["podSets"], result.pod_set_flavors, strict=False):
+            entry["flavor"] = flavor  # R47: fallback classes, a flavor per pod set
     if cohort:
         found["clusterQueue"] = run.queue
         found["preempted"] = [{"run": v.key, "reason": v.reason} for v in result.victims]
@@ -117,10 +119,11 @@ def _cycles_line(result: SimResult) -> str:
 
 
 def _pod_set_lines(run: SimRun, result: RunResult) -> list[str]:
+    flavors = [f", {f}" for f in result.pod_set_flavors] or [""] * (len(run.more) + 1)  # R47
     return [
-        f"            pod set {name} ({count} {'pod' if count == 1 else 'pods'})  "
+        f"            pod set {name} ({count} {'pod' if count == 1 else 'pods'}{flavor})  "
         + (", ".join(f"{h} x{n}" for h, n in hosts) or "no hosts")
-        for name, count, hosts in pod_set_hosts(run, result)
+        for (name, count, hosts), flavor in zip(pod_set_hosts(run, result), flavors, strict=True)
     ]
 
 

@@ -26,8 +26,9 @@ class Short:
 
 
 def usage_of(run: SimRun) -> dict[FlavorResource, int]:
-    flavor = run.flavor or ""
-    return {(flavor, r): v for r, v in sorted(run.total().items()) if v > 0}
+    """By resource name, then pod set order (R47: each pod set's on its own flavor)."""
+    found = run.usage()
+    return {fr: found[fr] for fr in sorted(found, key=lambda fr: fr[1]) if found[fr] > 0}
 
 
 def check_quota(tree: QuotaTree, run: SimRun, preempts: bool, fair: bool = False) -> Short | None:

@@ -34,6 +34,8 @@ class CycleScheduler:
     nominate: Callable[[SimRun], Nomination]
     process: Callable[[SimRun, Nomination], RunResult]  # admits, or says why not
     assign: Callable[[SimRun], SimRun] = lambda run: run  # R47: its flavor as the cycle starts
+    # R47: Kueue puts a workload with flavors left to try straight back in its queue (scan.py)
+    retry: Callable[[SimRun], bool] = lambda run: False
     queues: dict[str, list[SimRun]] = field(default_factory=dict)
     inadmissible: list[SimRun] = field(default_factory=list)
     results: dict[str, RunResult] = field(default_factory=dict)
@@ -71,6 +73,7 @@ class CycleScheduler:
         height = {run.key: self._height(run) for run in heads}
         reserved: list[tuple[str, Usage]] = []
         skipped: list[SimRun] = []
+        retried: list[SimRun] = []
         changed = released = False
         for run in self._entries(heads, height):
             result = self.process(run, nominated[run.key])
@@ -82,13 +85,13 @@ class CycleScheduler:
             if nominated[run.key] is None and self.nominate(run) is not None:
                 skipped.append(run)  # fitted as the cycle began: an earlier head took the quota
                 continue
-            self.inadmissible.append(run)
+            (retried if self.retry(run) else self.inadmissible).append(run)
             nomination = nominated[run.key]
             if isinstance(nomination, Short) and not nomination.candidates:
                 reserved.append((run.queue, self._reserve(run, height[run.key])))
         for queue, usage in reversed(reserved):
             self.tree.add(queue, usage, sign=-1)
-        self._requeue(skipped, self.inadmissible if released else [])
+        self._requeue([*skipped, *retried], self.inadmissible if released else [])
         return changed or released or len(skipped) < len(heads)
 
     def _entries(self, heads: list[SimRun], height: dict[str, int]) -> Iterator[SimRun]:
@@ -138,4 +141,6 @@ def _cut_off(run: SimRun, last: RunResult | None, cycles: int) -> RunResult:
     reason = NOT_REACHED.format(cycles)
     if last is not None and last.reason:
         reason = f"{reason}; its last try in them: {last.reason}"
-    return RunResult(run.key, "pending", run.flavor, reason)
+    return RunResult(
+        run.key, "pending", run.flavor, reason, pod_set_flavors=last.pod_set_flavors if last else ()
+    )

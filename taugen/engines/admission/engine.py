@@ -18,7 +18,7 @@ from taugen.engines.admission.admission import Short, borrow_height, check_quota
 from taugen.engines.admission.cycle import CycleScheduler, Nomination
 from taugen.engines.admission.fair import FairOrder
 from taugen.engines.admission.fair_preemption import fair_victims
-from taugen.engines.admission.flavors import assign_flavor
+from taugen.engines.admission.flavors import assign_flavors, untolerated_reason
 from taugen.engines.admission.model import (
     NO_PREEMPTION,
     FlavorTotal,
@@ -33,9 +33,11 @@ from taugen.engines.admission.nowhere import topology_reason
 from taugen.engines.admission.podsets import place_pod_sets
 from taugen.engines.admission.preemption import Holder, Preemptor, find_victims
 from taugen.engines.admission.ranks import place_again, rank_hosts, required_domain
+from taugen.engines.admission.scan import ScanProgress
 from taugen.engines.admission.state import SimCluster
 from taugen.engines.placement.tas import Assignment, NoFit, find_assignment
 from taugen.engines.placement.tree import Resources
+from taugen.models.node_filters import untolerated
 
 GPU = "nvidia.com/gpu"
 PREEMPTION = (
@@ -87,6 +89,7 @@ def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
     # earlier preemptor of the cycle took is skipped, as Kueue skips overlapping preemption
     # targets (RecomputeAssignmentUponPreemptionTargetsOverlap off, its default in v0.19.2)
     nominated_targets: dict[str, tuple[str, ...]] = {}
+    scan = ScanProgress()  # R47: each run's LastTriedFlavorIdx across cycles
 
     def process(run: SimRun, nominated: Nomination) -> RunResult:
         early = placed_at_nomination.pop(run.key, None)
@@ -96,8 +99,13 @@ def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
         result = _admit(cluster, flavors, run, plans, nominated, early)
         if result.status == "admitted":  # R47: the flavor it took is the one it holds
             runs[run.key] = cluster.runs[run.key] = run
+        if run.flavors and run.more:  # R47: Kueue assigns each pod set its own flavor
+            result = replace(result, pod_set_flavors=run.pod_set_flavors())
         for victim in result.victims:
             preempted[victim.key] = _preempted(cluster, runs[victim.key], run, victim)
+            scan.remove_from(runs[victim.key].queue)
+        if result.victims:
+            scan.forget(run.key)  # Kueue's markPreemptionOutcome
         return result
 
     def nominate(run: SimRun) -> Nomination:
@@ -117,16 +125,22 @@ def simulate(source: SimInput, cycles: int | None = None) -> SimResult:
         return found
 
     def assign(run: SimRun) -> SimRun:
-        return assign_flavor(
+        start = scan.start(run.key, run.queue, scheduler.cycles)
+        found = assign_flavors(
             cluster.quota,
             run,
             lambda r: _why_pending(cluster, flavors, r),
             lambda r, short: _victims(cluster, flavors[r.flavor or ""], r, short.need),
-            lambda r: _places(cluster, flavors, r),
             lambda r, victims: _borrow_after(cluster, r, victims),
+            start,
         )
+        if run.flavors:
+            scan.record(run.key, run.queue, start, found.tried, scheduler.cycles)
+        return found.run
 
-    scheduler = CycleScheduler(cluster.quota, nominate, process, assign)
+    scheduler = CycleScheduler(
+        cluster.quota, nominate, process, assign, lambda run: scan.flavors_left(run.key)
+    )
     if source.fair_sharing is not None and source.preempts:  # R49: the DRS tournament's order
         scheduler.order = FairOrder(cluster.quota).pick
     results.update(scheduler.run([r for r in order if r.plan is None], cycles))
@@ -238,12 +252,6 @@ def _borrow_after(cluster: SimCluster, run: SimRun, victims: Sequence[Victim]) -
     return level
 
 
-def _places(cluster: SimCluster, flavors: dict[str, SimFlavor], run: SimRun) -> bool:
-    """R47: the run's flavor's topology can place it now (a non-TAS flavor: no topology)."""
-    flavor = flavors.get(run.flavor or "")
-    return flavor is not None and (not flavor.tas or not isinstance(_fit(cluster, flavor, run), str))
-
-
 def _place(cluster: SimCluster, flavor: SimFlavor, run: SimRun) -> Assignment | NoFit:
     request = run.pod_request(flavor.tolerations)
     return find_assignment(cluster.tree(flavor.name), request, cluster.leaf_free(flavor.name))
@@ -267,6 +275,9 @@ def _why_pending(cluster: SimCluster, flavors: dict[str, SimFlavor], run: SimRun
     flavor = flavors.get(run.flavor or "")
     if flavor is None:
         return f"no ResourceFlavor of the ClusterQueue serves the run ({run.flavor or 'none'})"
+    taint = untolerated(flavor.taints, (*run.tolerations, *flavor.tolerations))
+    if taint is not None:  # R47: Kueue's checkFlavorForPodSets, before quota
+        return untolerated_reason(taint, flavor.name)
     if run.queue not in cluster.quota.queues:
         return f"no ClusterQueue {run.queue} in the tree: its LocalQueue points nowhere"
     short = check_quota(cluster.quota, run, cluster.source.preempts, cluster.source.fair_sharing is not None)
@@ -376,7 +387,8 @@ def _totals(cluster: SimCluster, source: SimInput, results: dict[str, RunResult]
     totals = []
     for flavor in sorted(f.name for f in source.flavors if f.tas):
         # R47: a run with fallback classes counts under the flavor it took (pending: its first)
-        runs = [cluster.runs[r.key] for r in source.runs if cluster.runs[r.key].flavor == flavor]
+        # R47: a JobSet's pod sets each under their own flavor
+        runs = [cluster.runs[r.key] for r in source.runs if flavor in cluster.runs[r.key].pod_set_flavors()]
         admitted = [r for r in runs if results[r.key].status == "admitted"]
         free = sum(
             max(cluster.free[n.name].get(GPU, 0), 0)
@@ -384,6 +396,8 @@ def _totals(cluster: SimCluster, source: SimInput, results: dict[str, RunResult]
             if n.flavor == flavor and n.name not in cluster.down
         )
         totals.append(
-            FlavorTotal(flavor, sum(r.gpu_total for r in runs), sum(r.gpu_total for r in admitted), free)
+            FlavorTotal(
+                flavor, sum(r.gpus_on(flavor) for r in runs), sum(r.gpus_on(flavor) for r in admitted), free
+            )
         )
     return tuple(totals)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from taugen.engines.placement.request import Mode, PodRequest, SliceLayer
@@ -32,6 +32,7 @@ class SimFlavor:
     nominal: Resources  # the ClusterQueue's nominalQuota per covered resource
     tas: bool  # has a topologyName
     tolerations: tuple[FilterToleration, ...] = ()  # spec.tolerations: Kueue adds them to the pod's (TAS)
+    taints: tuple[FilterTaint, ...] = ()  # spec.nodeTaints: the flavor assigner skips it when untolerated
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class SimPodSet:
     level: str | None
     slices: tuple[SliceLayer, ...] = ()
     gpus: int = 0
+    flavor: str | None = None  # R47: the flavor Kueue assigned this pod set; None: the run's
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,27 @@ class SimRun:
         first = SimPodSet(self.name, self.count, self.per_pod, self.mode, self.level, self.slices, self.gpus)
         return (first, *self.more)
 
+    def flavor_of(self, index: int) -> str | None:
+        """R47: the flavor of pod set `index` (Kueue assigns one per pod set); the run's by default."""
+        return (self.more[index - 1].flavor if index else None) or self.flavor
+
+    def pod_set_flavors(self) -> tuple[str | None, ...]:
+        return tuple(self.flavor_of(i) for i in range(len(self.more) + 1))
+
+    def usage(self) -> dict[tuple[str, str], int]:
+        """What the run asks of quota per (flavor, resource): each pod set on its own flavor."""
+        found: dict[tuple[str, str], int] = {}
+        first = replace(self, more=())
+        parts = [
+            (self.flavor, first.total()),
+            *((self.flavor_of(i + 1), _times(p)) for i, p in enumerate(self.more)),
+        ]
+        for flavor, total in parts:
+            for resource, value in total.items():
+                key = (flavor or "", resource)
+                found[key] = found.get(key, 0) + value
+        return found
+
     def first_rank(self, index: int) -> int:
         return sum(p.count for p in self.pod_sets()[:index])
 
@@ -97,6 +120,11 @@ class SimRun:
     @property
     def gpu_total(self) -> int:
         return sum(p.gpus * p.count for p in self.pod_sets())
+
+    def gpus_on(self, flavor: str) -> int:
+        """R47: the GPUs of the pod sets on `flavor`."""
+        flavors = self.pod_set_flavors()
+        return sum(p.gpus * p.count for i, p in enumerate(self.pod_sets()) if flavors[i] == flavor)
 
     def pod_request(self, flavor: tuple[FilterToleration, ...] = ()) -> PodRequest:
         """What the placement core places: with a leader, one PodSet group (K5). Kueue's TAS
@@ -138,6 +166,10 @@ class SimRun:
             for r, v in extra.per_pod.items():
                 found[r] = found.get(r, 0) + v * extra.count
         return found
+
+
+def _times(pod_set: SimPodSet) -> dict[str, int]:
+    return {r: v * pod_set.count for r, v in pod_set.per_pod.items()}
 
 
 @dataclass(frozen=True)
@@ -189,6 +221,7 @@ class RunResult:
     ranks: tuple[str | None, ...] = ()  # host of each pod index; None: not topology-aware
     replaced: tuple[int, ...] = ()  # ranks placed again (S5)
     victims: tuple[Victim, ...] = ()  # the runs this one preempted to be admitted (T8)
+    pod_set_flavors: tuple[str | None, ...] = ()  # R47: each pod set's flavor, when not all the run's
 
     def hosts(self) -> list[tuple[str, int]]:
         counts: dict[str, int] = {}

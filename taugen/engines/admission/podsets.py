@@ -15,12 +15,15 @@ from taugen.engines.placement.tas import NoFit, find_assignment
 
 
 def place_pod_sets(cluster: SimCluster, flavor: SimFlavor, run: SimRun) -> list[str] | str:
-    """Each pod's host, in rank order; or the reason the run stays pending."""
+    """Each pod's host, in rank order; or the reason the run stays pending. R47: each pod set on
+    the flavor Kueue assigned it (`flavor`, the run's, unless it has its own)."""
     hosts: list[str] = []
+    flavors = {f.name: f for f in cluster.source.flavors}
     try:
-        for pod_set in run.pod_sets():
+        for index, pod_set in enumerate(run.pod_sets()):
             if pod_set.count == 0:
                 continue
+            flavor = flavors.get(run.flavor_of(index) or "", flavor)
             request = PodRequest(
                 pod_set.count,
                 pod_set.per_pod,

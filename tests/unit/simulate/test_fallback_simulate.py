@@ -70,12 +70,25 @@ def test_r47_the_next_class_when_the_first_has_no_host_left(run: Run, project: P
     assert found["next"] == ("admitted", "taugrid-a100-80gb", [{"host": "a100-0", "count": 1}])
 
 
-def test_r47_pending_when_no_listed_class_fits_names_the_first(run: Run, project: Path) -> None:
-    found = _simulate(
-        run, project, [_run("fill", "h200-any", 5, "09:00"), _run("wide", "h200-else-a100", 2, "10:00")]
+def test_r47_pending_on_the_last_class_tried_when_none_places_it(run: Run, project: Path) -> None:
+    """Kueue's assigner picks a flavor by quota and checks topology after (flavorassigner.go
+    assignFlavors): H200 has 8 GPUs of quota left for 16, so A100 is chosen by quota; its
+    topology cannot place the run, which stays pending on A100, the last flavor it tried
+    (LastTriedFlavorIdx reached the end: the next scan would start at H200 again)."""
+    path = write_yaml(
+        project.parent / "sets" / "fallback.yaml",
+        {**SET, "runs": [_run("fill", "h200-any", 5, "09:00"), _run("wide", "h200-else-a100", 2, "10:00")]},
     )
-    status, flavor, _ = found["wide"]
-    assert (status, flavor) == ("pending", "taugrid-h200-141gb")
+    result = run("simulate", path, "-c", project, "-o", "json")
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)
+    (wide,) = [r for r in found["runs"] if r["name"] == "wide"]
+    reason = (
+        "topology: no tau.azure.com/network-domain domain holds 2 pods: "
+        'topology "taugrid-gpu-topology" allows to fit only 1 out of 2 pod(s)'
+    )
+    assert (wide["status"], wide["flavor"], wide["reason"]) == ("pending", "taugrid-a100-80gb", reason)
+    assert found["cycles"] == {"ran": 2, "limit": None, "cutOff": []}
 
 
 def test_r47_an_admitted_run_holds_the_flavor_of_its_planned_hosts(run: Run, project: Path) -> None:
