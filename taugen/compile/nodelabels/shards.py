@@ -142,6 +142,9 @@ def _files(folder: str, part: list[Manifest]) -> list[Manifest]:
     ]
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # json.dumps makes one per call
+
+
 def estimated_bytes(obj: dict[str, Any]) -> int:
     """An upper estimate of the object's bytes as canonical YAML, once decorated."""
-    return 2 * len(json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()) + DECORATION
+    return 2 * len(_COMPACT.encode(obj).encode()) + DECORATION
