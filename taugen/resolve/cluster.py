@@ -78,9 +78,7 @@ def resolve(inputs: ClusterInputs) -> ResolvedCluster:
             problems.extend(found)
             labels.update(topology)
             placed.append((facts, labels))
-        node = ResolvedNode(
-            facts.name, facts.ready, gpus, gpu_class, dict(sorted(labels.items())), facts
-        )
+        node = ResolvedNode(facts.name, facts.ready, gpus, gpu_class, dict(sorted(labels.items())), facts)
         nodes.append(node)
     problems.raise_if_any()
     problems.extend(check_tree(placed, sources))
