@@ -1,7 +1,9 @@
 """The lock `taugen.lock` (SPEC §5): facts of the reviewed tree, the same on every machine (R33).
 
 Per cluster: the inventory's observedAt, the digest of the inputs its profile catalog was
-resolved from (R30), and each gpu-class's GPU quota high-water mark (R26). Nothing here
+resolved from (R30), and each gpu-class's GPU quota high-water mark (R26); for a class whose mark
+is above the inventory's GPUs, those GPUs (`heldAboveInventory`: diff's held-quota risk reads
+them here instead of loading the inventory, issue 36). Nothing here
 depends on the machine or on how taugen is installed; the no-op shortcut's cache key lives
 outside the reviewed tree (taugen/write/cache.py). A lock with merge-conflict markers is read as
 the maximum of both sides (R35, taugen/lock/conflicts.py), never as "no history".
@@ -120,6 +122,7 @@ def _merge_entry(ours: ClusterLock, theirs: ClusterLock) -> ClusterLock:
         },
         guaranteed=guaranteed,
         gpuSharing=dict(sorted(sharing.items())),
+        heldAboveInventory=later.heldAboveInventory,  # the later inventory's GPUs; the build writes it anew
     )
 
 
@@ -141,4 +144,6 @@ def lock_bytes(lock: Lock) -> bytes:
             del entry["extraQuota"]  # R44: a cluster without extra resources: the lock of before §14
         if not entry["gpuSharing"]:
             del entry["gpuSharing"]  # R38: only shared classes are recorded; a lock without any is as before
+        if not entry["heldAboveInventory"]:
+            del entry["heldAboveInventory"]  # issue 36: only a class held above its inventory; else as before
     return (json.dumps(data, indent=2, sort_keys=True) + "\n").encode()
