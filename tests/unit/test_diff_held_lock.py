@@ -1,7 +1,7 @@
 """Issue 36: diff's held-quota risk (issue 34 item 7) reads the inventory's GPUs from the lock
 (`heldAboveInventory`, written by the build for each class whose R26 mark is above them)
-instead of loading and resolving the inventory; the same risk lines. A lock that is not the
-HEAD tree's (its marks differ from the queues' sums) or no lock at all: the inventory is read."""
+instead of loading and resolving the inventory; the same risk lines. A cluster the lock does
+not know (never built): its inventory is read, as before."""
 
 from __future__ import annotations
 
@@ -57,14 +57,16 @@ def test_a_covered_quota_says_nothing_without_reading_the_inventory(
     assert _held_lines(case) == []
 
 
-@pytest.mark.parametrize("mark", [None, 24])  # no lock; a lock of other quotas than HEAD's
-def test_without_the_heads_lock_the_inventory_is_read(case: Path, mark: int | None) -> None:
-    if mark is None:
-        (case / "taugen.lock").unlink()
-    else:
-        lock = json.loads((case / "taugen.lock").read_text())
-        lock["clusters"]["c1"]["gpuQuota"]["h200-141gb"] = mark
-        (case / "taugen.lock").write_text(json.dumps(lock))
+def test_the_lock_is_the_source_as_of_its_build(case: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lock = json.loads((case / "taugen.lock").read_text())
+    lock["clusters"]["c1"]["heldAboveInventory"]["h200-141gb"] = 4  # the inventory.yaml has 8
+    (case / "taugen.lock").write_text(json.dumps(lock))
+    _unplanned(monkeypatch)
+    assert _held_lines(case) == [HELD.replace("has 8", "has 4")]
+
+
+def test_a_cluster_the_lock_does_not_know_has_its_inventory_read(case: Path) -> None:
+    (case / "taugen.lock").unlink()  # never built
     assert _held_lines(case) == [HELD]
 
 
