@@ -112,17 +112,19 @@ def _merge_entry(ours: ClusterLock, theirs: ClusterLock) -> ClusterLock:
     guaranteed = {  # T6: the larger side, so a decrease on either side is still reported as a risk
         n: _max_marks(ours.guaranteed.get(n, {}), theirs.guaranteed.get(n, {})) for n in namespaces
     }
+    marks = _max_marks(ours.gpuQuota, theirs.gpuQuota)
+    observed = later.gpuQuota | later.heldAboveInventory  # the later inventory's GPUs (issue 36)
     return ClusterLock(
         observedAt=later.observedAt,
         inputsDigest=later.inputsDigest,
-        gpuQuota=_max_marks(ours.gpuQuota, theirs.gpuQuota),
+        gpuQuota=marks,
         extraQuota={  # R44, R35: per class and resource the higher mark
             c: _max_marks(ours.extraQuota.get(c, {}), theirs.extraQuota.get(c, {}))
             for c in sorted({*ours.extraQuota, *theirs.extraQuota})
         },
         guaranteed=guaranteed,
         gpuSharing=dict(sorted(sharing.items())),
-        heldAboveInventory=later.heldAboveInventory,  # the later inventory's GPUs; the build writes it anew
+        heldAboveInventory={c: observed.get(c, 0) for c, gpus in marks.items() if gpus > observed.get(c, 0)},
     )
 
 

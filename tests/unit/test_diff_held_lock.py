@@ -78,15 +78,23 @@ def test_a_build_records_the_gpus_of_a_class_held_above_them_only(case: Path) ->
     assert (entry["gpuQuota"], entry["heldAboveInventory"]) == ({"h200-141gb": 16}, {"h200-141gb": 8})
 
 
-def _entry(day: int, held: dict[str, int]) -> ClusterLock:
+def _entry(day: int, marks: dict[str, int], held: dict[str, int]) -> ClusterLock:
     observed = datetime(2026, 11, day, tzinfo=UTC)
-    return ClusterLock(observedAt=observed, inputsDigest="sha256:x", heldAboveInventory=held)
+    return ClusterLock(observedAt=observed, inputsDigest="sha256:x", gpuQuota=marks, heldAboveInventory=held)
 
 
-def test_the_lock_writes_the_record_only_when_a_class_is_held_and_a_merge_keeps_the_later() -> None:
-    plain = json.loads(lock_bytes(Lock(clusters={"c1": _entry(1, {})})))
+def test_the_lock_writes_the_record_only_when_a_class_is_held() -> None:
+    plain = json.loads(lock_bytes(Lock(clusters={"c1": _entry(1, {"a": 8}, {})})))
     assert "heldAboveInventory" not in plain["clusters"]["c1"]  # a lock as before issue 36
-    merged = merge_locks(
-        Lock(clusters={"c1": _entry(2, {"a": 1})}), Lock(clusters={"c1": _entry(1, {"b": 2})})
-    )
-    assert merged.clusters["c1"].heldAboveInventory == {"a": 1}
+    held = json.loads(lock_bytes(Lock(clusters={"c1": _entry(1, {"a": 16}, {"a": 8})})))
+    assert held["clusters"]["c1"]["heldAboveInventory"] == {"a": 8}
+
+
+def test_a_merged_lock_holds_the_later_inventorys_gpus_under_the_higher_marks() -> None:
+    """R35: the higher mark of either side; the GPUs are the later side's inventory's: a class
+    that side covered (quota = GPUs) is held once the other side's higher mark is kept."""
+    earlier = _entry(1, {"a": 16, "b": 4}, {"a": 8})
+    later = _entry(2, {"a": 8, "c": 2}, {})
+    for ours, theirs in ((earlier, later), (later, earlier)):
+        merged = merge_locks(Lock(clusters={"c1": ours}), Lock(clusters={"c1": theirs})).clusters["c1"]
+        assert (merged.gpuQuota, merged.heldAboveInventory) == ({"a": 16, "b": 4, "c": 2}, {"a": 8, "b": 0})
