@@ -61,7 +61,7 @@ def speller(dump_one: Callable[[dict[str, str]], str]) -> Callable[[str], str]:
     """libyaml's spelling of a one-line string as a map value: the string itself when plain, else
     from dumping `{x: text}`; once per string (issue 36: the plain test was 3 million regex calls)."""
 
-    @lru_cache(maxsize=1 << 18)
+    @lru_cache(maxsize=1 << 12)  # repeated values stay; a node name is spelled once per build anyway
     def spell(text: str) -> str:
         if _plain(text):
             return text

@@ -45,9 +45,12 @@ def _label_sets(tree: Tree) -> list[LabelSet]:
     return found
 
 
+_NODE_LABELS: list[str | int] = ["metadata", "labels"]  # shared by every Node's entry: never changed
+
+
 def _each_label_set(tree: Tree) -> Iterator[LabelSet]:
     for node in tree.of("Node", kueue=False):
-        yield node, ["metadata", "labels"], _labels(node)
+        yield node, _NODE_LABELS, _labels(node)
     for nfr in tree.of("NodeFeatureRule", kueue=False):
         for i, rule in enumerate(list_of(spec_of(nfr).get("rules"))):
             yield nfr, ["spec", "rules", i, "labels"], map_of(map_of(rule).get("labels"))
