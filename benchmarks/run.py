@@ -29,6 +29,7 @@ from typing import Any
 import yaml
 
 from benchmarks.generate import FORMS, IMAGES, SEED, Generated, generate
+from benchmarks.issue36 import issue_table, issue_targets
 from benchmarks.limits import tree_limits
 from benchmarks.measure import rewritten, snapshot, taugen
 from benchmarks.position import check_position
@@ -140,13 +141,18 @@ def benchmark(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             cases.append(measure(generated, changed_out, args.repeat))
     scale = scaling(cases)
     print(table(cases, scale, args.repeat), end="")
+    recorded = [c.as_json() for c in cases]
+    baseline = json.loads(args.baseline.read_text(encoding="utf-8"))["cases"] if args.baseline else []
+    issue = issue_targets(recorded, baseline)
+    print("\n" + issue_table(issue), end="")
     return {
         "machine": machine(),
         "repeat": args.repeat,
         "seed": args.seed,
-        "cases": [c.as_json() for c in cases],
+        "cases": recorded,
         "scaling": scale,
         "targets": targets(cases, scale),
+        "issue_36": issue,
     }
 
 
@@ -187,6 +193,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--repeat", type=int, default=5, help="runs per measurement (default 5)")
     parser.add_argument("--json", type=Path, help="write every figure here")
+    parser.add_argument(
+        "--baseline", type=Path, help="an earlier run's --json: no-op, startup and peak are kept against it"
+    )
     parser.add_argument(
         "--work", type=Path, help="keep the fleets and trees in this folder (default: a temp dir)"
     )

@@ -11,7 +11,9 @@ from typing import Any
 from taugen.compile.cluster import cluster_manifests
 from taugen.compile.decorate import decorate
 from taugen.compile.digest import catalog_digest
+from taugen.compile.fleet import ManagerPlan
 from taugen.compile.gitops.tree import gitops_manifests, shard_folders
+from taugen.compile.quota import ClassQuota
 from taugen.context.classes import known_classes, profile_class_warnings
 from taugen.context.cluster import PlanOptions
 from taugen.context.session import ProjectContext, open_project
@@ -209,11 +211,20 @@ def _compile(
         extraQuota={q.gpu_class: dict(q.extra) for q in quotas if q.extra},  # R44
         guaranteed=guarantees.recorded(),  # T6
         gpuSharing=sharing,
+        heldAboveInventory=_held(quotas, manager),
     )
     warnings = [*view.history.warnings, *resolved.warnings, *view.quota_warnings]
     age = cluster.maxInventoryAge
     deadline = None if age is None or project.plan.allow_stale else resolved.observed_at + age
     return CompiledCluster(render(objects), objects, entry, warnings, deadline, resolved.rules)
+
+
+def _held(quotas: Sequence[ClassQuota], manager: ManagerPlan | None) -> dict[str, int]:
+    """Issue 34 (7), 36: the inventory's GPUs of each class whose quota (R26) is above them, for
+    diff; a MultiKueue manager's quota holds its workers' GPUs (M2), not its own: none."""
+    if manager is not None:
+        return {}
+    return {q.gpu_class: q.observed_gpus for q in quotas if q.gpus > q.observed_gpus}
 
 
 def _check_leaving(loaded: LoadedProject, lock: Lock, dropped: Sequence[str], allow_decrease: bool) -> None:

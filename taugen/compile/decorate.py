@@ -7,7 +7,6 @@ generator too: the old in-place version returned [] for one, having consumed it)
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 from taugen.compile.backend import CompileBackend
 from taugen.compile.manifest import MANAGED_BY, SYNC_OPTIONS, SYNC_WAVE, Manifest
@@ -44,4 +43,4 @@ def _decorated(manifest: Manifest, backend: CompileBackend) -> Manifest:
         "labels": {**meta.get("labels", {}), MANAGED_BY: "taugen"},
         "annotations": {**meta.get("annotations", {}), **annotations},
     }
-    return replace(manifest, obj={**obj, "metadata": meta})
+    return Manifest(manifest.file, {**obj, "metadata": meta})  # not dataclasses.replace: 97,000 calls

@@ -31,14 +31,14 @@ def _map(node: dict[str, Any], indent: str, lines: list[str], spell: Callable[[s
     if not node:
         return False
     for key, value in node.items():
-        if type(key) is not str or not _plain(key) or len(key) >= _SIMPLE_KEY:
+        if type(key) is not str or not _simple_key(key):
             return False  # other keys libyaml may write as `? key`: leave them to it
         if type(value) is dict:
             lines.append(f"{indent}{key}:\n")
             if not _map(value, indent + "  ", lines, spell):
                 return False
         elif type(value) is str and value and "\n" not in value:
-            text = value if _plain(value) else spell(value)
+            text = spell(value)
             if "\n" in text:  # folded over lines: continuation indent depends on depth
                 return False
             lines.append(f"{indent}{key}: {text}\n")
@@ -47,15 +47,24 @@ def _map(node: dict[str, Any], indent: str, lines: list[str], spell: Callable[[s
     return True
 
 
+@lru_cache(maxsize=1 << 12)
+def _simple_key(key: str) -> bool:
+    """A key written plain and inline: a 100,000-node tree repeats a dozen keys (issue 36)."""
+    return _plain(key) and len(key) < _SIMPLE_KEY
+
+
 def _plain(text: str) -> bool:
     return _PLAIN.fullmatch(text) is not None and text.lower() not in _WORDS
 
 
 def speller(dump_one: Callable[[dict[str, str]], str]) -> Callable[[str], str]:
-    """libyaml's spelling of a string as a map value, from dumping `{x: text}` once per string."""
+    """libyaml's spelling of a one-line string as a map value: the string itself when plain, else
+    from dumping `{x: text}`; once per string (issue 36: the plain test was 3 million regex calls)."""
 
-    @lru_cache(maxsize=1 << 16)
+    @lru_cache(maxsize=1 << 12)  # repeated values stay; a node name is spelled once per build anyway
     def spell(text: str) -> str:
+        if _plain(text):
+            return text
         return dump_one({"x": text}).removeprefix("---\n").removeprefix("x: ").removesuffix("\n")
 
     return spell

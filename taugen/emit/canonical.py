@@ -51,19 +51,33 @@ _Dumper.add_representer(str, _str)
 
 def ordered(obj: dict[str, Any]) -> dict[str, Any]:
     """apiVersion, kind, metadata, spec, then the rest; every map inside sorted by key."""
-    out = {k: _sorted(obj[k]) for k in _TOP if k in obj and k != "metadata"}
     meta = obj["metadata"]
-    out["metadata"] = {k: _sorted(meta[k]) for k in _META if k in meta}
-    out["metadata"].update({k: _sorted(meta[k]) for k in sorted(meta) if k not in _META})
-    out.update({k: _sorted(obj[k]) for k in sorted(obj) if k not in _TOP})
-    return {k: out[k] for k in (*_TOP, *out) if k in out}
+    out = {k: _sorted(obj[k]) for k in _TOP[:2] if k in obj}
+    out["metadata"] = _first(meta, _META)
+    if "spec" in obj:
+        out["spec"] = _sorted(obj["spec"])
+    if len(out) < len(obj):
+        out.update((k, _sorted(obj[k])) for k in sorted(obj) if k not in out)
+    return out
+
+
+def _first(node: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """`keys` in their order, then the rest by key; each value sorted inside."""
+    out = {k: _sorted(node[k]) for k in keys if k in node}
+    if len(out) < len(node):
+        out.update((k, _sorted(node[k])) for k in sorted(node) if k not in out)
+    return out
+
+
+_LEAVES = frozenset({str, int, float, bool, type(None)})  # exact types: a subclass takes the call
 
 
 def _sorted(value: Any) -> Any:
+    """A plain scalar is taken as it is, without a call (issue 36: most of 1.5 million were)."""
     if isinstance(value, dict):
-        return {k: _sorted(value[k]) for k in sorted(value)}
+        return {k: v if type(v) in _LEAVES else _sorted(v) for k, v in sorted(value.items())}
     if isinstance(value, list):
-        return [_sorted(v) for v in value]
+        return [v if type(v) in _LEAVES else _sorted(v) for v in value]
     return value
 
 

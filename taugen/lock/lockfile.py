@@ -1,7 +1,9 @@
 """The lock `taugen.lock` (SPEC §5): facts of the reviewed tree, the same on every machine (R33).
 
 Per cluster: the inventory's observedAt, the digest of the inputs its profile catalog was
-resolved from (R30), and each gpu-class's GPU quota high-water mark (R26). Nothing here
+resolved from (R30), and each gpu-class's GPU quota high-water mark (R26); for a class whose mark
+is above the inventory's GPUs, those GPUs (`heldAboveInventory`: diff's held-quota risk reads
+them here instead of loading the inventory, issue 36). Nothing here
 depends on the machine or on how taugen is installed; the no-op shortcut's cache key lives
 outside the reviewed tree (taugen/write/cache.py). A lock with merge-conflict markers is read as
 the maximum of both sides (R35, taugen/lock/conflicts.py), never as "no history".
@@ -110,16 +112,19 @@ def _merge_entry(ours: ClusterLock, theirs: ClusterLock) -> ClusterLock:
     guaranteed = {  # T6: the larger side, so a decrease on either side is still reported as a risk
         n: _max_marks(ours.guaranteed.get(n, {}), theirs.guaranteed.get(n, {})) for n in namespaces
     }
+    marks = _max_marks(ours.gpuQuota, theirs.gpuQuota)
+    observed = later.gpuQuota | later.heldAboveInventory  # the later inventory's GPUs (issue 36)
     return ClusterLock(
         observedAt=later.observedAt,
         inputsDigest=later.inputsDigest,
-        gpuQuota=_max_marks(ours.gpuQuota, theirs.gpuQuota),
+        gpuQuota=marks,
         extraQuota={  # R44, R35: per class and resource the higher mark
             c: _max_marks(ours.extraQuota.get(c, {}), theirs.extraQuota.get(c, {}))
             for c in sorted({*ours.extraQuota, *theirs.extraQuota})
         },
         guaranteed=guaranteed,
         gpuSharing=dict(sorted(sharing.items())),
+        heldAboveInventory={c: observed.get(c, 0) for c, gpus in marks.items() if gpus > observed.get(c, 0)},
     )
 
 
@@ -141,4 +146,6 @@ def lock_bytes(lock: Lock) -> bytes:
             del entry["extraQuota"]  # R44: a cluster without extra resources: the lock of before §14
         if not entry["gpuSharing"]:
             del entry["gpuSharing"]  # R38: only shared classes are recorded; a lock without any is as before
+        if not entry["heldAboveInventory"]:
+            del entry["heldAboveInventory"]  # issue 36: only a class held above its inventory; else as before
     return (json.dumps(data, indent=2, sort_keys=True) + "\n").encode()

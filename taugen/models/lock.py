@@ -38,6 +38,11 @@ class ClusterLock(StrictModel):
     gpuSharing: dict[str, Annotated[StrictInt, Field(ge=2)]] = Field(
         default_factory=dict, description="R38: advertised GPUs per physical GPU of each shared class"
     )
+    heldAboveInventory: dict[str, Annotated[StrictInt, Field(ge=0, le=QUOTA_MAX)]] = Field(
+        default_factory=dict,
+        description="issue 34 (7), 36: gpu-class -> the inventory's allocatable GPUs, for each class "
+        "whose quota (R26: its high-water mark) is above them (absent: none); diff reads it",
+    )
     # Written by taugen 0.1 before R33; read and dropped, never written again.
     treeDigest: str | None = Field(default=None, exclude=True)
     sourcesDigest: str | None = Field(default=None, exclude=True)
@@ -46,6 +51,11 @@ class ClusterLock(StrictModel):
     @classmethod
     def _marks(cls, marks: dict[str, int]) -> dict[str, int]:
         return _checked_marks(marks)
+
+    @field_validator("heldAboveInventory")
+    @classmethod
+    def _held(cls, held: dict[str, int]) -> dict[str, int]:
+        return _checked_marks(held)
 
     @field_validator("extraQuota")
     @classmethod

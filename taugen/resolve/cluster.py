@@ -70,17 +70,15 @@ def resolve(inputs: ClusterInputs) -> ResolvedCluster:
     placed = []
     for facts in sorted(inventory.nodes, key=lambda n: n.name):
         labels = dict(rule_set.labels_for(facts.vm_size, facts.labels))
-        gpu_class = labels.get(GPU_CLASS)
-        if gpu_class is None and facts.gpus > 0:
+        gpu_class, gpus = labels.get(GPU_CLASS), facts.gpus
+        if gpu_class is None and gpus > 0:
             problems.add(_unclassified(facts, rule_set))
         if gpu_class is not None:
             topology, found = topology_labels(facts, default_site, sources)
             problems.extend(found)
             labels.update(topology)
             placed.append((facts, labels))
-        node = ResolvedNode(
-            facts.name, facts.ready, facts.gpus, gpu_class, dict(sorted(labels.items())), facts
-        )
+        node = ResolvedNode(facts.name, facts.ready, gpus, gpu_class, dict(sorted(labels.items())), facts)
         nodes.append(node)
     problems.raise_if_any()
     problems.extend(check_tree(placed, sources))
@@ -133,8 +131,10 @@ def _unclassified_by_labels(node: NodeFacts) -> Problem:
 def _drift(node: ResolvedNode) -> list[Problem]:
     """§1.2: taugen's own labels found on the node are outputs; a different value is drift."""
     drift = []
-    for key, value in sorted(node.facts.labels.items()):
-        if key.startswith(OWN_PREFIXES) and node.labels.get(key) != value:
+    labels = node.facts.labels
+    own = [k for k in labels if k.startswith(OWN_PREFIXES)]  # rarely any: sort only those (issue 36)
+    for key, value in sorted((k, labels[k]) for k in own):
+        if node.labels.get(key) != value:
             wanted = node.labels.get(key)
             shown = repr(wanted) if wanted is not None else "no value"
             drift.append(

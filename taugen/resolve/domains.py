@@ -6,6 +6,7 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from taugen.core.errors import Problem
 from taugen.core.names import label_value_error
@@ -23,6 +24,7 @@ from taugen.resolve.labels import (
 )
 
 SINGLETON = "singleton-"
+_value_error = lru_cache(maxsize=1 << 12)(label_value_error)  # a fabric's 512 hosts share its value
 
 
 def singleton(hostname: str) -> str:
@@ -89,7 +91,7 @@ def _domain(node: NodeFacts, provider: str | None, level: str, problems: list[Pr
                 )
             )
         return {level: singleton(hostname)}  # R12/R13: never implied by GPU model
-    if why := label_value_error(value):
+    if why := _value_error(value):
         problems.append(
             node.at("labels", provider).problem(
                 "R15",

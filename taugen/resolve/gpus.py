@@ -116,7 +116,7 @@ def uncounted_gpus(nodes: Iterable[NodeFacts]) -> list[Problem]:
     found = []
     for node in nodes:
         capacity = node.capacity.get(GPU)
-        if capacity is not None and capacity.value > 0 and node.gpus == 0:
+        if capacity is not None and capacity.value.numerator > 0 and node.gpus == 0:  # an int test
             found.append(
                 node.at("capacity", GPU)
                 .problem(
@@ -134,10 +134,12 @@ def uncounted_gpus(nodes: Iterable[NodeFacts]) -> list[Problem]:
 def _unsupported(node: NodeFacts) -> list[Problem]:
     found = []
     for field, resources in (("allocatable", node.allocatable), ("capacity", node.capacity)):
-        # the name first: a cheap string test that rarely matches, before any Fraction (issue 36)
+        if _COUNTED.issuperset(resources):
+            continue  # issue 36: names seen before and counted (cpu, memory, nvidia.com/gpu, ...)
         named = sorted((r, q) for r, q in resources.items() if _uncounted(r))
+        _COUNTED.update(r for r in resources if not _uncounted(r))
         for resource, quantity in named:
-            if quantity.value <= 0:
+            if quantity.value.numerator <= 0:
                 continue
             if field == "capacity" and resource in node.allocatable:
                 continue  # named once, at allocatable
@@ -153,6 +155,9 @@ def _unsupported(node: NodeFacts) -> list[Problem]:
                 .as_warning()
             )
     return found
+
+
+_COUNTED: set[str] = set()  # resource names that are no uncounted GPU: a fleet repeats a few
 
 
 def _uncounted(resource: str) -> bool:

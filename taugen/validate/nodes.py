@@ -33,10 +33,24 @@ def _class_levels(tree: Tree) -> dict[str, list[str]]:
     return found
 
 
-def _label_sets(tree: Tree) -> Iterator[tuple[Resource, list[str | int], dict[str, str]]]:
-    """Each partial Node's labels, and each NodeFeatureRule rule's (nodeLabels: nfd)."""
+LabelSet = tuple[Resource, list[str | int], dict[str, Any]]
+
+
+def _label_sets(tree: Tree) -> list[LabelSet]:
+    """Each partial Node's labels, and each NodeFeatureRule rule's (nodeLabels: nfd); found once
+    per tree, for the three rules that read them."""
+    found: list[LabelSet] | None = tree.memo.get("label_sets")
+    if found is None:
+        found = tree.memo["label_sets"] = list(_each_label_set(tree))
+    return found
+
+
+_NODE_LABELS: list[str | int] = ["metadata", "labels"]  # shared by every Node's entry: never changed
+
+
+def _each_label_set(tree: Tree) -> Iterator[LabelSet]:
     for node in tree.of("Node", kueue=False):
-        yield node, ["metadata", "labels"], _labels(node)
+        yield node, _NODE_LABELS, _labels(node)
     for nfr in tree.of("NodeFeatureRule", kueue=False):
         for i, rule in enumerate(list_of(spec_of(nfr).get("rules"))):
             yield nfr, ["spec", "rules", i, "labels"], map_of(map_of(rule).get("labels"))
@@ -89,12 +103,14 @@ def node_names(tree: Tree) -> Iterator[Finding]:
     key_error, value_error = _once(names.label_key_error), _once(names.label_value_error)
     good_keys: set[Any] = set()  # keys and values already found valid: 100,000 Nodes repeat them
     good_values: set[str] = set()
-    for node in tree.of("Node", kueue=False):
+    for node, _, labels in _label_sets(tree):
+        if node.kind != "Node":
+            continue  # a NodeFeatureRule's labels are its schema's
         name = map_of(node.obj.get("metadata")).get("name")
         why = names.dns1123_subdomain_error(name) if isinstance(name, str) and name else None
         if why:
             yield finding(node, ["metadata", "name"], "node-name", f"the name {name!r} {why}", NAME_HINT)
-        for key, value in _labels(node).items():
+        for key, value in labels.items():
             if key in good_keys and type(value) is str and value in good_values:
                 continue
             key_why, value_why = key_error(key), value_error(value)

@@ -30,10 +30,12 @@ class Resource:
         mapping = isinstance(data, Mapping)
         meta: Any = data.get("metadata") if mapping else None
         known = isinstance(meta, Mapping)
-        object.__setattr__(self, "obj", data)
-        object.__setattr__(self, "kind", str(data.get("kind", "")) if mapping else "")
-        object.__setattr__(self, "name", str(meta.get("name", "")) if known else "")
-        object.__setattr__(self, "namespace", str(meta.get("namespace") or "") if known else "")
+        self.__dict__.update(  # one update for the frozen fields, not four __setattr__ (issue 36)
+            obj=data,
+            kind=str(data.get("kind", "")) if mapping else "",
+            name=str(meta.get("name", "")) if known else "",
+            namespace=str(meta.get("namespace") or "") if known else "",
+        )
 
     @property
     def file(self) -> Path:

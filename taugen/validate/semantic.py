@@ -24,6 +24,7 @@ class Tree:
     def __init__(self, resources: list[Resource]) -> None:
         self.resources = [r for r in resources if isinstance(r.obj, dict)]
         self._by_kind: dict[str, list[Resource]] = {}
+        self.memo: dict[str, Any] = {}  # what several rules read of 100,000 Nodes, found once (issue 36)
         for resource in self.resources:
             self._by_kind.setdefault(resource.kind, []).append(resource)
 

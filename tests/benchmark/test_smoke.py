@@ -83,6 +83,13 @@ def test_benchmark_runs_and_reports_every_figure(tmp_path: Path) -> None:
         "largest_file_bytes",
         "largest_inventory_bytes",
     }
+    issue = {(t["target"], t["over"]) for t in data["issue_36"]}  # no baseline given: shown, unjudged
+    assert issue == {
+        ("cold", "floor"),
+        ("check", "floor"),
+        ("validate", "floor_tree"),
+        ("diff_changed", "floor"),
+    } | {(k, "baseline") for k in ("noop", "startup", "peak")}
     limits = case["limits"]  # SPEC G1/G2 (benchmarks/limits.py)
     assert limits["shards"] >= 1 and 0 < limits["largest_shard_objects"] <= 2000
     assert all(t["met"] for t in data["targets"] if t["target"].startswith("largest_"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from taugen.compile.manifest import Manifest, annotate, label, object_
+from taugen.compile.manifest import Manifest
 from taugen.compile.nodelabels.base import labelled, node_file
 from taugen.resolve.cluster import ResolvedNode
 
@@ -24,7 +24,6 @@ class NodeBackend:
 
 
 def _node(node: ResolvedNode) -> Manifest:
-    obj = object_("v1", "Node", node.name)
-    label(obj, dict(node.labels))
-    annotate(obj, dict(NODE_ANNOTATIONS))
-    return Manifest(node_file(node), obj)
+    # what object_, label and annotate build, in one literal: 100,000 calls of each (issue 36)
+    meta = {"name": node.name, "labels": dict(node.labels), "annotations": dict(NODE_ANNOTATIONS)}
+    return Manifest(node_file(node), {"apiVersion": "v1", "kind": "Node", "metadata": meta})

@@ -123,7 +123,7 @@ def _probed(keyed: list[tuple[int, Manifest]], count: int, size: int) -> list[li
 
 
 def _files(folder: str, part: list[Manifest]) -> list[Manifest]:
-    ordered = sorted(part, key=lambda m: m.identity[1:])
+    ordered = sorted(part, key=_order)
     chunks: list[list[Manifest]] = [[]]
     used = 0
     for manifest in ordered:
@@ -142,6 +142,16 @@ def _files(folder: str, part: list[Manifest]) -> list[Manifest]:
     ]
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # json.dumps makes one per call
+
+
+def _order(manifest: Manifest) -> tuple[str, str, str]:
+    """identity[1:] (kind, namespace, name), read without the property's 4-tuple."""
+    obj = manifest.obj
+    meta = obj["metadata"]
+    return (str(obj["kind"]), meta.get("namespace", ""), meta["name"])
+
+
 def estimated_bytes(obj: dict[str, Any]) -> int:
     """An upper estimate of the object's bytes as canonical YAML, once decorated."""
-    return 2 * len(json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()) + DECORATION
+    return 2 * len(_COMPACT.encode(obj).encode()) + DECORATION
