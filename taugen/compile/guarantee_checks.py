@@ -168,8 +168,9 @@ def check_lending(
 
 def weight_warnings(cluster: Cluster, doc: Document, index: int) -> list[Problem]:
     """R49: a guaranteed tenant's weight other than 1 is its ClusterQueue's fairSharing.weight
-    (T2), a group's its Cohort's (R51), which Kueue reads only with fair sharing on: recorded off (or not at all), it does
-    nothing. A warning at the weight, in `taugen validate` and `taugen build` alike."""
+    (T2), a group's its Cohort's (R51), which Kueue reads only with fair sharing on: recorded
+    off (or not at all), it does nothing. A warning at the weight, in `taugen validate` and
+    `taugen build` alike."""
     if cluster.weights_apply:
         return []
     return [

@@ -12,7 +12,7 @@ import pytest
 from pydantic import Field
 
 from taugen.compile.common import NO_TIERS
-from taugen.compile.guarantee import NO_GUARANTEES, Guarantees
+from taugen.compile.guarantee import NO_GUARANTEES, Guarantees, TenantGuarantee
 from taugen.compile.manifest import Manifest, object_
 from taugen.compile.quota import ClassQuota
 from taugen.core.errors import InputError
@@ -106,6 +106,9 @@ class FakeScheduler:
 
     def tenant_queue(self, cluster: Cluster, namespace: str, guarantees: Guarantees) -> str:
         return namespace
+
+    def tenant_preemption(self, guarantee: TenantGuarantee) -> dict[str, Any] | None:
+        return None
 
     def capacity_lost(self, kind: str, path: tuple[Any, ...], action: str, old: Any, new: Any) -> bool:
         return False
