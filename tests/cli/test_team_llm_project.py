@@ -226,10 +226,11 @@ def test_simulate_a_week_decisions(project: Path, run: Run) -> None:
     """The one test of simulate's decisions on this project, under the fair sharing its Kueue is
     recorded with (R49, R52: the DRS order and both preemption strategies). team-llm's first six
     runs hold all 12 H200 hosts: its 64 and the 32 it borrows. Then its runs fall back to H100
-    (R47: nominal 0, borrowed from org and the shared queue); team-batch's H200 run waits instead of reclaiming its 16 (R48: reclaimWithinCohort
-    Never), and so do its H100 runs once team-llm borrows their quota. With T2's preemption
-    instead, the same batch run reclaims its quota from team-llm's newest H200 run, and fair
-    sharing's strategies then trade runs both ways between team-llm and team-batch."""
+    (R47: nominal 0, borrowed from org and the shared queue); team-batch's H200 run waits instead
+    of reclaiming its 16 (R48: reclaimWithinCohort Never), and so do its H100 runs once team-llm
+    borrows their quota. With T2's preemption instead, the same batch run reclaims its quota from
+    team-llm's newest H200 run, and fair sharing's strategies then trade runs both ways between
+    team-llm and team-batch."""
     run("build", "-c", project)
     found = _simulate(project, run)
     runs = found["runs"]
