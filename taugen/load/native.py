@@ -24,6 +24,7 @@ its position:
 - a run of over 4,000 digits (some from 2,000 on): Python refuses an int of 4,300, yaml-rs reads it;
 - a lone `=` (ruamel's `value` tag), a `?` explicit key or a flow collection as a key: not data
   taugen reads, and not read alike;
+- a line broken by a carriage return alone (the document markers are looked for after `\\n`);
 - `...`, or document markers whose count does not say how many documents the stream holds (yaml-rs
   gives one document's list and a stream of documents alike).
 
@@ -56,7 +57,7 @@ _FLOW_KEY = re.compile(r"[\]}][ \t]*:")  # only when a blank comes before a `:` 
 _BLANK_COLON = re.compile(r":(?<=[ \t]:)")
 _STARTS = ("!", "&", "*", "%", "?", "=", "...", "<<")
 _LINES = (("%", "\n%"), ("<", "<<"), ("...", "\n..."))  # (a quick test, the one that tells)
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROLS = tuple(chr(c) for c in (*range(9), 11, 12, *range(14, 32), 127))  # each a memchr: faster than re
 _NOT_ASCII = re.compile(
     "[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
 )
@@ -65,7 +66,8 @@ _STARTS_TIMESTAMP = re.compile(r"[0-9]{4}-[0-9]")
 _STEP = 2000  # a run of over twice _STEP digits (Python reads ints of up to 4,300) spans two samples
 _DIGIT_PAIR = re.compile(r"(?=[0-9_]{2})")
 _DIGITS = re.compile(r"[0-9_]*")
-_MARKER = re.compile(r"^---(?=\s|$)", re.M)
+_REFUSE = yaml_rs.DuplicateKeyPolicy.Error  # the default since 0.1.x; said, not assumed
+_MARKER = re.compile(r"\n---(?=\s|\Z)")  # the newline before it first: a literal the scan jumps to
 _BEFORE = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\r?\n)*")  # blank and comment lines only
 
 
@@ -74,11 +76,13 @@ def plain(text: str, *, inputs: bool = True) -> bool:
     (`inputs`: as the inputs' reader reads it, which also knows ruamel's `value` tag and timestamps)."""
     if text.startswith(_STARTS) or any(c in text and s in text for c, s in _LINES):
         return False
+    if "\r" in text and text.count("\r") != text.count("\r\n"):  # a line broken by CR alone
+        return False
     if any(scan.search(text) for scan in _SCANS):
         return False
     if _BLANK_COLON.search(text) and _FLOW_KEY.search(text):
         return False
-    if _CONTROL.search(text) if text.isascii() else _NOT_ASCII.search(text):
+    if any(c in text for c in _CONTROLS) if text.isascii() else _NOT_ASCII.search(text):
         return False
     if inputs and (_VALUE.search(text) or _TIMESTAMP.search(text) or _STARTS_TIMESTAMP.match(text)):
         return False
@@ -101,10 +105,11 @@ def load_all(text: str, *, timestamps: bool) -> list[Any] | None:
     datetimes too. Without, they are strings, as the tree reader reads them."""
     if not plain(text, inputs=timestamps):
         return None
-    has_markers = text.startswith("---") or "\n---" in text
-    markers = [m.start() for m in _MARKER.finditer(text)] if has_markers else []
+    markers = [m.start() + 1 for m in _MARKER.finditer(text)]
+    if _MARKER.match("\n" + text[:4]):
+        markers.insert(0, 0)
     try:
-        data: Any = yaml_rs.loads(text, parse_datetime=False)
+        data: Any = yaml_rs.loads(text, parse_datetime=False, duplicate_key_policy=_REFUSE)
     except (yaml_rs.YAMLDecodeError, ValueError, TypeError, OverflowError, RecursionError):
         return None
     if not markers or (len(markers) == 1 and _BEFORE.fullmatch(text, 0, markers[0])):

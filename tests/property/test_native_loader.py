@@ -261,6 +261,7 @@ def test_plain_timestamps_step_aside_for_inputs_and_are_strings_in_trees() -> No
         "? a\n: 1\n",
         "[1]: a\n",
         "a: 1\n...\n",
+        "a: 1\r---\rb: 2\r",  # old Mac line ends: two documents
     ],
 )
 def test_what_the_parsers_read_differently_steps_aside(text: str) -> None:
