@@ -21,12 +21,18 @@ its position:
 - a plain scalar with an underscore where a number's digits start (`_1`, `-_`, `0x_`) or in an
   exponent (`1e_3`): yaml-rs reads a number or a string where ruamel's table says otherwise;
 - for the inputs' reader, a plain timestamp (see `load_all`);
+- numbers ruamel's table does not know: `0X1F`, `0O17`, `0B1`, `.5e3`, `1e3_0`;
+- a block scalar with no line before its document ends (libyaml reads "", yaml-rs a newline);
 - a run of over 4,000 digits (some from 2,000 on): Python refuses an int of 4,300, yaml-rs reads it;
 - a lone `=` (ruamel's `value` tag), a `?` explicit key or a flow collection as a key: not data
   taugen reads, and not read alike;
 - a line broken by a carriage return alone (the document markers are looked for after `\\n`);
 - `...`, or document markers whose count does not say how many documents the stream holds (yaml-rs
   gives one document's list and a stream of documents alike).
+
+Known and left: a flow collection as a key inside a flow mapping (`{a: 1, [b]: 2}`, `{k: , {e}}`),
+legal YAML 1.2 that libyaml refuses, is read by yaml-rs (its keys become tuples); telling a flow
+mapping's `, [` from a flow sequence's (every JSON list of objects) needs a parse.
 
 Any error yaml-rs raises (a duplicate key, a syntax error) also returns None: the old loader finds
 the same problem and reports it as before. `tests/property/test_native_loader.py` holds the two
@@ -47,15 +53,28 @@ _SCANS = [
     re.compile(r"&(?<=[\s\[\]{},:]&)"),  # an anchor
     re.compile(r"\*(?<=[\s\[\]{},:]\*)"),  # an alias
     re.compile(r"\\(?![\"\\/bfnrt]|u(?![dD][89abAB]))"),  # an escape JSON does not have
-    re.compile(r"\?(?<=[\s\[{,]\?)(?=[\s\]},]|\Z)"),  # an explicit key
+    re.compile(r"\?(?<=[\s\[{,]\?)"),  # an explicit key (libyaml takes `[?x]` for one too)
+    # `|` or `>` where a token starts but no block scalar's header: YAML 1.2 plain, libyaml refuses
+    re.compile(r"[|>](?:(?<=[\[{,][|>])|(?<=\s[|>])(?![-+1-9]*[ \t]*(?:#|\r?\n|\Z)))"),
     re.compile(r":(?<=[\]}]:)"),  # a flow collection as a key
+    re.compile(r":(?:(?<=[\s\[{,]:)|(?=[,\]}?]))"),  # `[:x]`, `[x:]`, ` : x`: libyaml refuses
     # an underscore where a number's digits or its exponent start: `_1`, `-_`, `._`, `0x_`, `1e_3`
     re.compile(r"_(?:(?<![\w.]_)|(?<=[-+.]_)|(?<=0[xXoObB]_)|(?<=[eE]_)|(?<=[eE][-+]_))"),
 ]
+_NUMBERS = [  # spellings ruamel's table calls strings and yaml-rs numbers
+    re.compile(r"[XOB](?:(?<=[\s\[{,:]0[XOB])|(?<=[\s\[{,:][-+]0[XOB]))"),  # `0X1F`, `0O17`, `0B1`
+    re.compile(r"\.(?:(?<=[\s\[{,:]\.)|(?<=[\s\[{,:][-+]\.))[0-9_]+[eE]"),  # `.5e3`
+]
+# In the text reversed (so that the pattern starts with its literal): an underscore in an exponent,
+# `1e3_0` (ruamel's exponents are digits only).
+_EXPONENT_UNDERSCORE = re.compile(r"_[0-9_]*[-+]?[eE][0-9._]")
+# A block scalar with no line of its own before the stream, or its document, ends: libyaml reads
+# "", yaml-rs a newline.
+_BLOCK = re.compile(r"[|>][-+1-9]*[ \t]*(?:#[^\n]*)?\r?\n(?:[ \t]*\r?\n)*(?:\Z|---|\.\.\.|[ \t]*#)")
 _VALUE = re.compile(r"=(?<=[\s\[{,]=)(?=[\s\]},]|\Z)")  # ruamel's `value` tag: inputs only
 _FLOW_KEY = re.compile(r"[\]}][ \t]*:")  # only when a blank comes before a `:` somewhere
 _BLANK_COLON = re.compile(r":(?<=[ \t]:)")
-_STARTS = ("!", "&", "*", "%", "?", "=", "...", "<<")
+_STARTS = ("!", "&", "*", "%", "?", "=", "...", "<<", ":", "|", ">")
 _LINES = (("%", "\n%"), ("<", "<<"), ("...", "\n..."))  # (a quick test, the one that tells)
 _CONTROLS = tuple(chr(c) for c in (*range(9), 11, 12, *range(14, 32), 127))  # each a memchr: faster than re
 _NOT_ASCII = re.compile(
@@ -78,7 +97,13 @@ def plain(text: str, *, inputs: bool = True) -> bool:
         return False
     if "\r" in text and text.count("\r") != text.count("\r\n"):  # a line broken by CR alone
         return False
-    if any(scan.search(text) for scan in _SCANS):
+    if any(scan.search(text) for scan in _SCANS) or any(scan.search(text) for scan in _NUMBERS):
+        return False
+    if re.match(r"[-+]?(?:0[XOB]|\.[0-9_]+[eE])", text) or (
+        "_" in text and _EXPONENT_UNDERSCORE.search(text[::-1])
+    ):
+        return False
+    if ("|" in text or ">" in text) and (_BLOCK.search(text) or re.search(r"[|>][-+1-9]*[ \t]*\Z", text)):
         return False
     if _BLANK_COLON.search(text) and _FLOW_KEY.search(text):
         return False

@@ -262,6 +262,17 @@ def test_plain_timestamps_step_aside_for_inputs_and_are_strings_in_trees() -> No
         "[1]: a\n",
         "a: 1\n...\n",
         "a: 1\r---\rb: 2\r",  # old Mac line ends: two documents
+        "a: 0X1F\n",  # ruamel's table knows 0x, not 0X
+        "a: 0O17\n",
+        "a: .5e3\n",  # ruamel's `.5` floats need a signed exponent
+        "a: 1e3_0\n",  # ruamel's exponents are digits only
+        "a: |\n",  # a block scalar with no line: libyaml reads "", yaml-rs a newline
+        "a: >\n\n",
+        "- [:x, y]\n",  # YAML 1.2 plain scalars libyaml refuses
+        "- [x:, y]\n",
+        "- [|x, y]\n",
+        "- [?x, y]\n",  # libyaml: an explicit key
+        " : 1\n",
     ],
 )
 def test_what_the_parsers_read_differently_steps_aside(text: str) -> None:
