@@ -55,14 +55,19 @@ _SCANS = [
     re.compile(r"\\(?![\"\\/bfnrt]|u(?![dD][89abAB]))"),  # an escape JSON does not have
     re.compile(r"\?(?<=[\s\[{,]\?)"),  # an explicit key (libyaml takes `[?x]` for one too)
     # `|` or `>` where a token starts but no block scalar's header: YAML 1.2 plain, libyaml refuses
-    re.compile(r"[|>](?:(?<=[\[{,][|>])|(?<=\s[|>])(?![-+1-9]*[ \t]*(?:#|\r?\n|\Z)))"),
+    *(
+        re.compile(rf"{c}(?:(?<=[\[{{,]{c})|(?<=\s{c})(?![-+1-9]*[ \t]*(?:#|\r?\n|\Z)))")
+        for c in (r"\|", ">")
+    ),
     re.compile(r":(?<=[\]}]:)"),  # a flow collection as a key
     re.compile(r":(?:(?<=[\s\[{,]:)|(?=[,\]}?]))"),  # `[:x]`, `[x:]`, ` : x`: libyaml refuses
     # an underscore where a number's digits or its exponent start: `_1`, `-_`, `._`, `0x_`, `1e_3`
     re.compile(r"_(?:(?<![\w.]_)|(?<=[-+.]_)|(?<=0[xXoObB]_)|(?<=[eE]_)|(?<=[eE][-+]_))"),
 ]
 _NUMBERS = [  # spellings ruamel's table calls strings and yaml-rs numbers
-    re.compile(r"[XOB](?:(?<=[\s\[{,:]0[XOB])|(?<=[\s\[{,:][-+]0[XOB]))"),  # `0X1F`, `0O17`, `0B1`
+    *(  # `0X1F`, `0O17`, `0B1`
+        re.compile(rf"{c}(?:(?<=[\s\[{{,:]0{c})|(?<=[\s\[{{,:][-+]0{c}))") for c in "XOB"
+    ),
     re.compile(r"\.(?:(?<=[\s\[{,:]\.)|(?<=[\s\[{,:][-+]\.))[0-9_]+[eE]"),  # `.5e3`
 ]
 # In the text reversed (so that the pattern starts with its literal): an underscore in an exponent,
