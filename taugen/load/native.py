@@ -75,7 +75,7 @@ _NUMBERS = [  # spellings ruamel's table calls strings and yaml-rs numbers
 _EXPONENT_UNDERSCORE = re.compile(r"_[0-9_]*[-+]?[eE][0-9._]")
 # A block scalar with no line of its own before the stream, or its document, ends: libyaml reads
 # "", yaml-rs a newline.
-_BLOCK = re.compile(r"[|>][-+1-9]*[ \t]*(?:#[^\n]*)?\r?\n(?:[ \t]*\r?\n)*(?:\Z|---|\.\.\.|[ \t]*#)")
+_BLOCK = re.compile(r"[|>][-+1-9]*[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z)\s*(?:\Z|---|\.\.\.|#)")
 _VALUE = re.compile(r"=(?<=[\s\[{,]=)(?=[\s\]},]|\Z)")  # ruamel's `value` tag: inputs only
 _FLOW_KEY = re.compile(r"[\]}][ \t]*:")  # only when a blank comes before a `:` somewhere
 _BLANK_COLON = re.compile(r":(?<=[ \t]:)")
@@ -108,7 +108,7 @@ def plain(text: str, *, inputs: bool = True) -> bool:
         "_" in text and _EXPONENT_UNDERSCORE.search(text[::-1])
     ):
         return False
-    if ("|" in text or ">" in text) and (_BLOCK.search(text) or re.search(r"[|>][-+1-9]*[ \t]*\Z", text)):
+    if ("|" in text or ">" in text) and _BLOCK.search(text):
         return False
     if _BLANK_COLON.search(text) and _FLOW_KEY.search(text):
         return False

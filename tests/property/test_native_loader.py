@@ -268,6 +268,9 @@ def test_plain_timestamps_step_aside_for_inputs_and_are_strings_in_trees() -> No
         "a: 1e3_0\n",  # ruamel's exponents are digits only
         "a: |\n",  # a block scalar with no line: libyaml reads "", yaml-rs a newline
         "a: >\n\n",
+        "a: |\n  ",
+        "a: |-\n\n# c\n",
+        "- |\n---\n- x\n",
         "- [:x, y]\n",  # YAML 1.2 plain scalars libyaml refuses
         "- [x:, y]\n",
         "- [|x, y]\n",
