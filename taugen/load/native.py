@@ -23,6 +23,7 @@ its position:
 - for the inputs' reader, a plain timestamp (see `load_all`);
 - numbers ruamel's table does not know: `0X1F`, `0O17`, `0B1`, `.5e3`, `1e3_0`;
 - a block scalar with no line before its document ends (libyaml reads "", yaml-rs a newline);
+- a tab in a line's indentation, or a block scalar the stream ends without a newline;
 - a run of over 4,000 digits (some from 2,000 on): Python refuses an int of 4,300, yaml-rs reads it;
 - a lone `=` (ruamel's `value` tag), a `?` explicit key or a flow collection as a key: not data
   taugen reads, and not read alike;
@@ -76,6 +77,7 @@ _EXPONENT_UNDERSCORE = re.compile(r"_[0-9_]*[-+]?[eE][0-9._]")
 # A block scalar with no line of its own before the stream, or its document, ends: libyaml reads
 # "", yaml-rs a newline.
 _BLOCK = re.compile(r"[|>][-+1-9]*[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z)\s*(?:\Z|---|\.\.\.|#)")
+_TAB_INDENT = re.compile(r"^ *\t", re.M)  # a tab in the indentation: libyaml refuses, yaml-rs reads
 _VALUE = re.compile(r"=(?<=[\s\[{,]=)(?=[\s\]},]|\Z)")  # ruamel's `value` tag: inputs only
 _FLOW_KEY = re.compile(r"[\]}][ \t]*:")  # only when a blank comes before a `:` somewhere
 _BLANK_COLON = re.compile(r":(?<=[ \t]:)")
@@ -108,7 +110,9 @@ def plain(text: str, *, inputs: bool = True) -> bool:
         "_" in text and _EXPONENT_UNDERSCORE.search(text[::-1])
     ):
         return False
-    if ("|" in text or ">" in text) and _BLOCK.search(text):
+    if ("|" in text or ">" in text) and (not text.endswith("\n") or _BLOCK.search(text)):
+        return False  # yaml-rs ends a block scalar cut off by the stream's end with a newline
+    if "\t" in text and _TAB_INDENT.search(text):
         return False
     if _BLANK_COLON.search(text) and _FLOW_KEY.search(text):
         return False

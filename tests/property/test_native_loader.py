@@ -271,6 +271,9 @@ def test_plain_timestamps_step_aside_for_inputs_and_are_strings_in_trees() -> No
         "a: |\n  ",
         "a: |-\n\n# c\n",
         "- |\n---\n- x\n",
+        "t: |+\n\n  text",  # cut off by the stream's end: yaml-rs adds a newline
+        "\tk: tab\n",  # a tab as indentation
+        "a:\n \tb: 1\n",
         "- [:x, y]\n",  # YAML 1.2 plain scalars libyaml refuses
         "- [x:, y]\n",
         "- [|x, y]\n",
