@@ -9,7 +9,7 @@ import pytest
 
 from taugen.core.errors import InputError, Problem
 from taugen.load import document, fast
-from taugen.load.compiled import tree_documents
+from taugen.load.compiled import tree_bytes, tree_documents
 from taugen.load.document import load_documents
 
 INVENTORY = """\
@@ -87,3 +87,12 @@ def test_a_duplicate_key_is_reported_as_before(tmp_path: Path) -> None:
     assert (problem.path, problem.line, problem.col, problem.rule) == (file, 3, 1, "yaml")
     assert "duplicate key" in problem.message
     assert problem == Problem(file, 3, 1, "yaml", problem.message, "remove one of the duplicate keys")
+
+
+def test_a_git_blob_or_diff_side_is_read_without_the_event_loader(monkeypatch: pytest.MonkeyPatch) -> None:
+    # context/revision.py gives a revision's blobs as bytes; CompiledTree.of and diff read them so
+    called = _no_event_loader(monkeypatch)
+    [doc] = tree_bytes(Path("git:HEAD:out/q.yaml"), b"kind: ClusterQueue\nspec:\n  cohort: org\n")
+    assert doc.data == {"kind": "ClusterQueue", "spec": {"cohort": "org"}}
+    assert called == []
+    assert doc.at(["spec", "cohort"]) == document.Position(Path("git:HEAD:out/q.yaml"), 3, 11)
