@@ -20,7 +20,7 @@ from typing import Any
 from ruamel.yaml.resolver import implicit_resolvers
 
 from taugen.core.errors import InputError, Problem
-from taugen.load import fast, limits
+from taugen.load import fast, limits, native
 from taugen.load.document import Document, parse_documents, read_text
 
 CORE = {f"tag:yaml.org,2002:{t}" for t in ("null", "bool", "int", "float", "merge")}
@@ -41,18 +41,24 @@ for _versions, _tag, _pattern, _first in implicit_resolvers:
 def tree_documents(path: Path, text: str) -> list[Any]:
     """The non-empty documents of `text` (named `path` in problems) as plain data."""
     limits.check_text(path, text)
+    docs = native.load_all(text, timestamps=False)  # issue 36: yaml-rs where it reads alike
+    if docs is None:
+        docs = _event_documents(path, text)
+    if "&" in text:
+        for doc in docs:
+            limits.check_data(path, text, doc)
+    return docs
+
+
+def _event_documents(path: Path, text: str) -> list[Any]:
     try:
-        docs = [d for d in fast.load_all(text, TreeLoader) if d is not None]
+        return [d for d in fast.load_all(text, TreeLoader) if d is not None]
     except fast.Unsupported as err:
         parse_documents(path, text)  # raises the problem, with its position
         why = "a directive (%YAML, %TAG)" if text.startswith("%") or "\n%" in text else str(err)
         raise InputError(
             [Problem(path, 1, 1, "yaml", f"not YAML as taugen writes it: {why}", HINT)]
         ) from None
-    if "&" in text:
-        for doc in docs:
-            limits.check_data(path, text, doc)
-    return docs
 
 
 def tree_file(path: Path) -> list[Document]:

@@ -15,7 +15,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.reader import ReaderError
 
 from taugen.core.errors import InputError, Problem, Rule
-from taugen.load import fast, limits
+from taugen.load import fast, limits, native
 
 Loc = Sequence[str | int]
 
@@ -163,14 +163,17 @@ def load_documents(path: Path) -> list[Document]:
 
 
 def fast_documents(path: Path, text: str) -> list[Document]:
-    """Plain data from libyaml with ruamel's YAML 1.2 rules (fast.py); positions on demand.
-    Input the fast loader refuses is parsed again with the round-trip loader, which reports
-    the problem with its position."""
-    try:
-        docs = fast.load_all(text)
-    except fast.Unsupported:
-        return parse_documents(path, text)
-    kept = [d for d in docs if d is not None]
+    """Plain data from yaml-rs where it reads as the event loader does (native.py, issue 36), else
+    from libyaml with ruamel's YAML 1.2 rules (fast.py); positions on demand either way. Input the
+    fast loader refuses is parsed again with the round-trip loader, which reports the problem
+    with its position."""
+    kept = native.load_all(text, timestamps=True)
+    if kept is None:
+        try:
+            docs = fast.load_all(text)
+        except fast.Unsupported:
+            return parse_documents(path, text)
+        kept = [d for d in docs if d is not None]
     if "&" in text:  # once per file: a tree file holds thousands of documents (issue 6)
         for doc in kept:
             limits.check_data(path, text, doc)

@@ -1,0 +1,156 @@
+"""The happy path (issue 36): yaml-rs, a native YAML 1.2 parser, for text with nothing unusual in it.
+
+Positions are only needed when there is a problem to report, and they are found then, by walking
+libyaml's events to the one path asked for (positions.py, `Document.at`). So a file of plain data
+need not go through libyaml's events at all: yaml-rs builds the same dicts, lists and scalars in
+Rust, three to five times faster (docs/performance.md, "Issue 36: the parser").
+
+The data must equal what `fast.load_all` (libyaml taught ruamel's YAML 1.2 rules) gives, or a
+problem would be reported against other data than the one validated. yaml-rs differs from it on
+some inputs, so `load_all` takes only text in which a cheap scan finds none of them; everything
+else returns None and the caller reads the file as before, which also reports any problem with
+its position:
+
+- a tag, an anchor, an alias or a merge key (`!`, `&`, `*`, `<<` where a token starts): yaml-rs
+  drops unknown tags, expands aliases into copies and keeps `<<` as a key;
+- a directive (`%YAML`): the old loader honours the version;
+- a backslash escape other than JSON's: YAML's own escapes (`\\x`, `\\N`, `\\_`, ...) and
+  surrogate pairs are read differently or refused by libyaml;
+- a character libyaml does not allow or reads as a line break (C0/C1 controls, NEL, U+2028,
+  U+2029, a byte-order mark inside the text);
+- a plain scalar with an underscore where a number's digits start (`_1`, `-_`, `0x_`) or in an
+  exponent (`1e_3`): yaml-rs reads a number or a string where ruamel's table says otherwise;
+- for the inputs' reader, a plain timestamp (see `load_all`);
+- numbers ruamel's table does not know: `0X1F`, `0O17`, `0B1`, `.5e3`, `1e3_0`;
+- a block scalar with no line before its document ends (libyaml reads "", yaml-rs a newline);
+- a tab in a line's indentation, or a block scalar the stream ends without a newline;
+- a run of over 4,000 digits (some from 2,000 on): Python refuses an int of 4,300, yaml-rs reads it;
+- a lone `=` (ruamel's `value` tag), a `?` explicit key or a flow collection as a key: not data
+  taugen reads, and not read alike;
+- a line broken by a carriage return alone (the document markers are looked for after `\\n`);
+- `...`, or document markers whose count does not say how many documents the stream holds (yaml-rs
+  gives one document's list and a stream of documents alike).
+
+Known and left: a flow collection as a key inside a flow mapping (`{a: 1, [b]: 2}`, `{k: , {e}}`),
+legal YAML 1.2 that libyaml refuses, is read by yaml-rs (its keys become tuples); telling a flow
+mapping's `, [` from a flow sequence's (every JSON list of objects) needs a parse.
+
+Any error yaml-rs raises (a duplicate key, a syntax error) also returns None: the old loader finds
+the same problem and reports it as before. `tests/property/test_native_loader.py` holds the two
+equal on every YAML file the tests have and on generated documents full of YAML 1.2 edge cases.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml_rs
+
+# Each pattern starts with the one character it is about, so that the scan jumps from one of them
+# to the next (a pattern that may match anywhere costs a third of yaml-rs's parse on a 30 MB file).
+_SCANS = [
+    re.compile(r"!(?<=[\s\[\]{},:]!)"),  # a tag, where a token starts
+    re.compile(r"&(?<=[\s\[\]{},:]&)"),  # an anchor
+    re.compile(r"\*(?<=[\s\[\]{},:]\*)"),  # an alias
+    re.compile(r"\\(?![\"\\/bfnrt]|u(?![dD][89abAB]))"),  # an escape JSON does not have
+    re.compile(r"\?(?<=[\s\[{,]\?)"),  # an explicit key (libyaml takes `[?x]` for one too)
+    # `|` or `>` where a token starts but no block scalar's header: YAML 1.2 plain, libyaml refuses
+    *(
+        re.compile(rf"{c}(?:(?<=[\[{{,]{c})|(?<=\s{c})(?![-+1-9]*[ \t]*(?:#|\r?\n|\Z)))")
+        for c in (r"\|", ">")
+    ),
+    re.compile(r":(?<=[\]}]:)"),  # a flow collection as a key
+    re.compile(r":(?:(?<=[\s\[{,]:)|(?=[,\]}?]))"),  # `[:x]`, `[x:]`, ` : x`: libyaml refuses
+    # an underscore where a number's digits or its exponent start: `_1`, `-_`, `._`, `0x_`, `1e_3`
+    re.compile(r"_(?:(?<![\w.]_)|(?<=[-+.]_)|(?<=0[xXoObB]_)|(?<=[eE]_)|(?<=[eE][-+]_))"),
+]
+_NUMBERS = [  # spellings ruamel's table calls strings and yaml-rs numbers
+    *(  # `0X1F`, `0O17`, `0B1`
+        re.compile(rf"{c}(?:(?<=[\s\[{{,:]0{c})|(?<=[\s\[{{,:][-+]0{c}))") for c in "XOB"
+    ),
+    re.compile(r"\.(?:(?<=[\s\[{,:]\.)|(?<=[\s\[{,:][-+]\.))[0-9_]+[eE]"),  # `.5e3`
+]
+# In the text reversed (so that the pattern starts with its literal): an underscore in an exponent,
+# `1e3_0` (ruamel's exponents are digits only).
+_EXPONENT_UNDERSCORE = re.compile(r"_[0-9_]*[-+]?[eE][0-9._]")
+# A block scalar with no line of its own before the stream, or its document, ends: libyaml reads
+# "", yaml-rs a newline.
+_BLOCK = re.compile(r"[|>][-+1-9]*[ \t]*(?:#[^\n]*)?(?:\r?\n|\Z)\s*(?:\Z|---|\.\.\.|#)")
+_TAB_INDENT = re.compile(r"^ *\t", re.M)  # a tab in the indentation: libyaml refuses, yaml-rs reads
+_VALUE = re.compile(r"=(?<=[\s\[{,]=)(?=[\s\]},]|\Z)")  # ruamel's `value` tag: inputs only
+_FLOW_KEY = re.compile(r"[\]}][ \t]*:")  # only when a blank comes before a `:` somewhere
+_BLANK_COLON = re.compile(r":(?<=[ \t]:)")
+_STARTS = ("!", "&", "*", "%", "?", "=", "...", "<<", ":", "|", ">")
+_LINES = (("%", "\n%"), ("<", "<<"), ("...", "\n..."))  # (a quick test, the one that tells)
+_CONTROLS = tuple(chr(c) for c in (*range(9), 11, 12, *range(14, 32), 127))  # each a memchr: faster than re
+_NOT_ASCII = re.compile(
+    "[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+)
+_TIMESTAMP = re.compile(r"-(?<=[\s\[\]{},:][0-9]{4}-)[0-9]")  # plain: a quoted one follows a quote
+_STARTS_TIMESTAMP = re.compile(r"[0-9]{4}-[0-9]")
+_STEP = 2000  # a run of over twice _STEP digits (Python reads ints of up to 4,300) spans two samples
+_DIGIT_PAIR = re.compile(r"(?=[0-9_]{2})")
+_DIGITS = re.compile(r"[0-9_]*")
+_REFUSE = yaml_rs.DuplicateKeyPolicy.Error  # the default since 0.1.x; said, not assumed
+_MARKER = re.compile(r"\n---(?=\s|\Z)")  # the newline before it first: a literal the scan jumps to
+_BEFORE = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\r?\n)*")  # blank and comment lines only
+
+
+def plain(text: str, *, inputs: bool = True) -> bool:
+    """Whether the text holds none of what yaml-rs and the old loader read differently
+    (`inputs`: as the inputs' reader reads it, which also knows ruamel's `value` tag and timestamps)."""
+    if text.startswith(_STARTS) or any(c in text and s in text for c, s in _LINES):
+        return False
+    if "\r" in text and text.count("\r") != text.count("\r\n"):  # a line broken by CR alone
+        return False
+    if any(scan.search(text) for scan in _SCANS) or any(scan.search(text) for scan in _NUMBERS):
+        return False
+    if re.match(r"[-+]?(?:0[XOB]|\.[0-9_]+[eE])", text) or (
+        "_" in text and _EXPONENT_UNDERSCORE.search(text[::-1])
+    ):
+        return False
+    if ("|" in text or ">" in text) and (not text.endswith("\n") or _BLOCK.search(text)):
+        return False  # yaml-rs ends a block scalar cut off by the stream's end with a newline
+    if "\t" in text and _TAB_INDENT.search(text):
+        return False
+    if _BLANK_COLON.search(text) and _FLOW_KEY.search(text):
+        return False
+    if any(c in text for c in _CONTROLS) if text.isascii() else _NOT_ASCII.search(text):
+        return False
+    if inputs and (_VALUE.search(text) or _TIMESTAMP.search(text) or _STARTS_TIMESTAMP.match(text)):
+        return False
+    return not _long_number(text)
+
+
+def _long_number(text: str) -> bool:
+    """Whether a run of digits (and underscores) longer than _STEP may be in the text."""
+    for found in _DIGIT_PAIR.finditer(text[::_STEP]):
+        at = found.start() * _STEP
+        if _DIGITS.fullmatch(text, at, at + _STEP + 1):
+            return True
+    return False
+
+
+def load_all(text: str, *, timestamps: bool) -> list[Any] | None:
+    """The non-empty documents of `text`, as `fast.load_all` gives them; None when the old loader
+    must read the text. `timestamps`: the reader makes YAML 1.2's plain timestamps datetimes (the
+    inputs' loader), so text with one steps aside: yaml-rs's `parse_datetime` makes quoted ones
+    datetimes too. Without, they are strings, as the tree reader reads them."""
+    if not plain(text, inputs=timestamps):
+        return None
+    markers = [m.start() + 1 for m in _MARKER.finditer(text)]
+    if _MARKER.match("\n" + text[:4]):
+        markers.insert(0, 0)
+    try:
+        data: Any = yaml_rs.loads(text, parse_datetime=False, duplicate_key_policy=_REFUSE)
+    except (yaml_rs.YAMLDecodeError, ValueError, TypeError, OverflowError, RecursionError):
+        return None
+    if not markers or (len(markers) == 1 and _BEFORE.fullmatch(text, 0, markers[0])):
+        docs = [data]  # one document (a list is that document's, not a stream's)
+    else:
+        count = len(markers) + (0 if _BEFORE.fullmatch(text, 0, markers[0]) else 1)
+        if type(data) is not list or len(data) != count:
+            return None
+        docs = data
+    return [d for d in docs if d is not None]
