@@ -22,13 +22,13 @@ from typing import Any
 
 from tests.realcluster.simkueue_preempt_scenarios import (
     GPU_CLASS,
-    OBSERVED,
     VM_SIZE,
     PreemptScenario,
     early,
+    gpu_nodes,
     run,
+    scenario_project,
 )
-from tests.support.helpers import write_yaml
 
 HOSTS = 6
 FINAL, INITIAL = "LessThanOrEqualToFinalShare", "LessThanInitialShare"
@@ -116,47 +116,14 @@ def fair_sharing(scenario: FairScenario) -> dict[str, Any]:
 
 def write_project(root: Path, found: list[FairScenario]) -> Path:
     """One project, a cluster per scenario with its own inventory and Kueue configuration."""
-    profile = {"priority_tier": "default", "gpu_class": GPU_CLASS, "topology": "unconstrained"}
-    doc = {
-        "apiVersion": "taugen.tau.azure.com/v1alpha1",
-        "kind": "WorkloadProfile",
-        "metadata": {"name": GPU_CLASS},
-        "policy": profile,
-    }
-    write_yaml(root / "profiles" / f"{GPU_CLASS}.yaml", doc)
-    clusters = []
-    for scenario in found:
-        nodes = [
-            {
-                "name": f"n{i}",
-                "vmSize": VM_SIZE,
-                "allocatable": {"cpu": "96", "memory": "1800Gi", "nvidia.com/gpu": "8"},
-                "labels": {},
-            }
-            for i in range(HOSTS)
-        ]
-        inventory = {
-            "apiVersion": "taugen.tau.azure.com/v1alpha1",
-            "kind": "ClusterInventory",
-            "metadata": {"name": scenario.name},
-            "observedAt": OBSERVED,
-            "site": "eastus",
-            "nodes": nodes,
+    policy = {"priority_tier": "default", "gpu_class": GPU_CLASS, "topology": "unconstrained"}
+    nodes = gpu_nodes([(f"n{i}", VM_SIZE) for i in range(HOSTS)])
+    clusters = [
+        {
+            "tenants": s.tenants,
+            "kueue": {"fairSharing": fair_sharing(s)},
+            **({"groups": s.groups} if s.groups else {}),
         }
-        write_yaml(root / "inventories" / f"{scenario.name}.yaml", inventory)
-        cluster: dict[str, Any] = {
-            "name": scenario.name,
-            "inventory": f"inventories/{scenario.name}.yaml",
-            "tenants": scenario.tenants,
-            "kueue": {"fairSharing": fair_sharing(scenario)},
-        }
-        if scenario.groups:
-            cluster["groups"] = scenario.groups
-        clusters.append(cluster)
-    project = {
-        "apiVersion": "taugen.tau.azure.com/v1alpha1",
-        "kind": "Project",
-        "profiles": ["profiles"],
-        "clusters": clusters,
-    }
-    return write_yaml(root / "taugen.yaml", project)
+        for s in found
+    ]
+    return scenario_project(root, GPU_CLASS, policy, found, nodes, clusters)

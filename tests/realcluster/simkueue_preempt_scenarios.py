@@ -11,6 +11,7 @@ preempts and admitted or left the run pending. Priorities are TauGrid's two tier
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -238,25 +239,40 @@ SCENARIOS = [
 def write_project(root: Path, found: list[PreemptScenario]) -> Path:
     """One project, a cluster per scenario with its own inventory. Each step's set is written
     once the steps before it are simulated (`step_set`)."""
-    profile = {"priority_tier": "default", "gpu_class": GPU_CLASS, "topology": "unconstrained"}
-    doc = {
+    policy = {"priority_tier": "default", "gpu_class": GPU_CLASS, "topology": "unconstrained"}
+    nodes = gpu_nodes([(f"n{i}", VM_SIZE) for i in range(HOSTS)])
+    clusters = [{"tenants": s.tenants} for s in found]
+    return scenario_project(root, GPU_CLASS, policy, found, nodes, clusters, priorityTiers=TIERS)
+
+
+def gpu_nodes(hosts: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """8-GPU hosts (name, vmSize) with no labels of their own: the rules class them by vmSize."""
+    allocatable = {"cpu": "96", "memory": "1800Gi", "nvidia.com/gpu": "8"}
+    return [
+        {"name": name, "vmSize": size, "allocatable": dict(allocatable), "labels": {}} for name, size in hosts
+    ]
+
+
+def scenario_project(
+    root: Path,
+    profile: str,
+    policy: dict[str, Any],
+    found: Sequence[PreemptScenario],
+    nodes: list[dict[str, Any]],
+    clusters: list[dict[str, Any]],
+    **project: Any,
+) -> Path:
+    """The differentials' project: one profile, and per scenario a cluster (its entry in
+    `clusters`, completed with its name and inventory) on an inventory of `nodes`."""
+    doc: dict[str, Any] = {
         "apiVersion": "taugen.tau.azure.com/v1alpha1",
         "kind": "WorkloadProfile",
-        "metadata": {"name": GPU_CLASS},
-        "policy": profile,
+        "metadata": {"name": profile},
+        "policy": policy,
     }
-    write_yaml(root / "profiles" / f"{GPU_CLASS}.yaml", doc)
-    clusters = []
-    for scenario in found:
-        nodes = [
-            {
-                "name": f"n{i}",
-                "vmSize": VM_SIZE,
-                "allocatable": {"cpu": "96", "memory": "1800Gi", "nvidia.com/gpu": "8"},
-                "labels": {},
-            }
-            for i in range(HOSTS)
-        ]
+    write_yaml(root / "profiles" / f"{profile}.yaml", doc)
+    entries = []
+    for scenario, cluster in zip(found, clusters, strict=True):
         inventory = {
             "apiVersion": "taugen.tau.azure.com/v1alpha1",
             "kind": "ClusterInventory",
@@ -266,21 +282,15 @@ def write_project(root: Path, found: list[PreemptScenario]) -> Path:
             "nodes": nodes,
         }
         write_yaml(root / "inventories" / f"{scenario.name}.yaml", inventory)
-        clusters.append(
-            {
-                "name": scenario.name,
-                "inventory": f"inventories/{scenario.name}.yaml",
-                "tenants": scenario.tenants,
-            }
-        )
-    project = {
+        entries.append({"name": scenario.name, "inventory": f"inventories/{scenario.name}.yaml", **cluster})
+    doc = {
         "apiVersion": "taugen.tau.azure.com/v1alpha1",
         "kind": "Project",
         "profiles": ["profiles"],
-        "priorityTiers": TIERS,
-        "clusters": clusters,
+        **project,
+        "clusters": entries,
     }
-    return write_yaml(root / "taugen.yaml", project)
+    return write_yaml(root / "taugen.yaml", doc)
 
 
 def workload_set(cluster: str, runs: list[dict[str, Any]]) -> dict[str, Any]:

@@ -18,8 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.realcluster.simkueue_preempt_scenarios import OBSERVED, PreemptScenario
-from tests.support.helpers import write_yaml
+from tests.realcluster.simkueue_preempt_scenarios import PreemptScenario, gpu_nodes, scenario_project
 
 H200, H100 = "h200-141gb", "h100-80gb"
 VM_SIZES = {H200: "Standard_ND96isr_H200_v5", H100: "Standard_ND96isr_H100_v5"}
@@ -83,45 +82,11 @@ SCENARIOS = [
 def write_project(root: Path, found: list[PreemptScenario]) -> Path:
     """One project, a cluster per scenario with its own inventory (simkueue_preempt_scenarios'
     `step_set` writes each step's set)."""
-    doc = {
-        "apiVersion": "taugen.tau.azure.com/v1alpha1",
-        "kind": "WorkloadProfile",
-        "metadata": {"name": PROFILE},
-        "policy": {"priority_tier": "default", "gpu_class": [H200, H100], "topology": "unconstrained"},
-    }
-    write_yaml(root / "profiles" / f"{PROFILE}.yaml", doc)
-    clusters = []
-    for scenario in found:
-        nodes = [
-            {
-                "name": f"{gpu_class.split('-')[0]}-{i}",
-                "vmSize": VM_SIZES[gpu_class],
-                "allocatable": {"cpu": "96", "memory": "1800Gi", "nvidia.com/gpu": "8"},
-                "labels": {},
-            }
-            for gpu_class, count in HOSTS.items()
-            for i in range(count)
-        ]
-        inventory = {
-            "apiVersion": "taugen.tau.azure.com/v1alpha1",
-            "kind": "ClusterInventory",
-            "metadata": {"name": scenario.name},
-            "observedAt": OBSERVED,
-            "site": "eastus",
-            "nodes": nodes,
-        }
-        write_yaml(root / "inventories" / f"{scenario.name}.yaml", inventory)
-        clusters.append(
-            {
-                "name": scenario.name,
-                "inventory": f"inventories/{scenario.name}.yaml",
-                "tenants": scenario.tenants,
-            }
-        )
-    project = {
-        "apiVersion": "taugen.tau.azure.com/v1alpha1",
-        "kind": "Project",
-        "profiles": ["profiles"],
-        "clusters": clusters,
-    }
-    return write_yaml(root / "taugen.yaml", project)
+    policy = {"priority_tier": "default", "gpu_class": [H200, H100], "topology": "unconstrained"}
+    hosts = [
+        (f"{gpu_class.split('-')[0]}-{i}", VM_SIZES[gpu_class])
+        for gpu_class, count in HOSTS.items()
+        for i in range(count)
+    ]
+    clusters = [{"tenants": s.tenants} for s in found]
+    return scenario_project(root, PROFILE, policy, found, gpu_nodes(hosts), clusters)
