@@ -148,18 +148,11 @@ def _on_flavor(run: SimRun, chosen: list[str | None], index: int, flavor: str) -
         return replace(run, flavor=flavor)
     kept = [sets[i] for i in range(index) if chosen[i] == flavor] + [sets[index]]
     head, rest = kept[0], kept[1:]
-    return replace(
-        run,
+    return run.headed(
+        head,
+        tuple(_flavored(p, flavor) for p in rest),
         flavor=flavor,
-        name=head.name,
-        count=head.count,
-        per_pod=head.per_pod,
-        mode=head.mode,
-        level=head.level,
-        slices=head.slices,
-        gpus=head.gpus,
         leader=run.leader if head is sets[0] else None,
-        more=tuple(_flavored(p, flavor) for p in rest),
     )
 
 

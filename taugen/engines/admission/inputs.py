@@ -217,17 +217,7 @@ def _jobset(run: SimRun, context: RunContext) -> SimRun:
     """K6: Kueue admits a JobSet as one workload of one pod set per replicatedJob, in order; an
     admitted plan's pod indexes run across the pod sets in that order (as `ranks` prints them)."""
     first, *more = (_pod_set(p) for p in context.pod_sets)
-    return replace(
-        run,
-        count=first.count,
-        per_pod=first.per_pod,
-        mode=first.mode,
-        level=first.level,
-        slices=first.slices,
-        gpus=first.gpus,
-        name=first.name,
-        more=tuple(more),
-    )
+    return run.headed(first, tuple(more))
 
 
 def _pod_set(found: PodSet) -> SimPodSet:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 from taugen.engines.placement.request import Mode, PodRequest, SliceLayer
 from taugen.engines.placement.tree import DomainPath, FilterTaint, FilterToleration, Resources, untolerated
@@ -83,6 +83,21 @@ class SimRun:
     def flavor_of(self, index: int) -> str | None:
         """R47: the flavor of pod set `index` (Kueue assigns one per pod set); the run's by default."""
         return (self.more[index - 1].flavor if index else None) or self.flavor
+
+    def headed(self, head: SimPodSet, more: tuple[SimPodSet, ...], **fields: Any) -> SimRun:
+        """The run with `head` as its first pod set and `more` after it (K6, R47)."""
+        return replace(
+            self,
+            name=head.name,
+            count=head.count,
+            per_pod=head.per_pod,
+            mode=head.mode,
+            level=head.level,
+            slices=head.slices,
+            gpus=head.gpus,
+            more=more,
+            **fields,
+        )
 
     def pod_set_flavors(self) -> tuple[str | None, ...]:
         return tuple(self.flavor_of(i) for i in range(len(self.more) + 1))
