@@ -282,6 +282,39 @@ def kueue_victims(played: Played) -> dict[str, tuple[tuple[str, str], ...]]:
     return {k: tuple(sorted(v)) for k, v in found.items()}
 
 
+def victims_of(found: Preempted, kueue: bool) -> dict[str, tuple[str, str]]:
+    """Every victim of a scenario (its name) with its preemptor and reason, as Kueue (`kueue`)
+    or taugen decided."""
+    victims: dict[str, tuple[str, str]] = {}
+    for step, played in zip(found.steps, found.played, strict=True):
+        for preemptor, pairs in (kueue_victims(played) if kueue else step.victims).items():
+            for victim, reason in pairs:
+                victims[victim.split("/")[1]] = (preemptor.split("/")[1], reason)
+    return victims
+
+
+def last_outcomes(found: Preempted, kueue: bool) -> dict[str, Outcome]:
+    """Each run's outcome (by its name) after the scenario's last step."""
+    outcomes = found.played[-1].outcomes if kueue else found.steps[-1].outcomes
+    return {k.split("/")[1]: o for k, o in outcomes.items()}
+
+
+def steps_agreeing(found: Preempted) -> int:
+    """How many steps agree in every run's outcome and the step's victims."""
+    return sum(
+        (s.outcomes, s.victims) == (k.outcomes, kueue_victims(k))
+        for s, k in zip(found.steps, found.played, strict=True)
+    )
+
+
+def reason_words(played: Sequence[Preempted]) -> tuple[list[str | None], list[str]]:
+    """Every eviction's reason in taugen's words and in Kueue's, in the same order."""
+    steps = [(s, k) for p in played for s, k in zip(p.steps, p.played, strict=True)]
+    return [s.words.get(e.victim) for s, k in steps for e in k.evictions], [
+        kueue_words(e) for _, k in steps for e in k.evictions
+    ]
+
+
 def kueue_words(eviction: Eviction) -> str:
     """Kueue's words for why, from the Preempted condition's message."""
     match = HUMAN.search(eviction.preempted[1])

@@ -37,10 +37,13 @@ from tests.realcluster.simkueue_fair_scenarios import (
 from tests.realcluster.simkueue_preempt import (
     Preempted,
     kueue_victims,
-    kueue_words,
+    last_outcomes,
     play_scenario,
+    reason_words,
     report,
     simulate_steps,
+    steps_agreeing,
+    victims_of,
 )
 
 pytestmark = pytest.mark.realcluster
@@ -144,22 +147,14 @@ def test_r52_simulate_with_fair_sharing_agrees_with_kueue(
     kueue = {p.name: [(k.outcomes, kueue_victims(k)) for k in p.played] for p in played}
     assert taugen == kueue
     assert {p.name: final(p, kueue=False) for p in played} == {p.name: EXPECTED[p.name] for p in played}
-    steps = [(s, k) for p in played for s, k in zip(p.steps, p.played, strict=True)]
-    # simulate's words for why are Kueue's ("Fair Sharing within the cohort")
-    assert [s.words.get(e.victim) for s, k in steps for e in k.evictions] == [
-        kueue_words(e) for _, k in steps for e in k.evictions
-    ]
+    ours, kueues = reason_words(played)
+    assert ours == kueues  # simulate's words for why are Kueue's ("Fair Sharing within the cohort")
 
 
 def final(found: Preempted, kueue: bool) -> Final:
     """Every victim with its preemptor and Kueue's reason, and the runs left pending at the end."""
-    outcomes = found.played[-1].outcomes if kueue else found.steps[-1].outcomes
-    victims: dict[str, tuple[str, str]] = {}
-    for step, done in zip(found.steps, found.played, strict=True):
-        for preemptor, pairs in (kueue_victims(done) if kueue else step.victims).items():
-            for victim, reason in pairs:
-                victims[victim.split("/")[1]] = (preemptor.split("/")[1], reason)
-    return victims, {k.split("/")[1] for k, o in outcomes.items() if o == ("pending",)}
+    pending = {name for name, o in last_outcomes(found, kueue).items() if o == ("pending",)}
+    return victims_of(found, kueue), pending
 
 
 def agreement(found: Sequence[Preempted]) -> list[str]:
@@ -168,12 +163,9 @@ def agreement(found: Sequence[Preempted]) -> list[str]:
     each side's."""
     lines = []
     for p in found:
-        steps = sum(
-            (s.outcomes, s.victims) == (k.outcomes, kueue_victims(k))
-            for s, k in zip(p.steps, p.played, strict=True)
-        )
-        ours, theirs = p.steps[-1].outcomes, p.played[-1].outcomes
-        runs = [f"{key.split('/')[1]} {_same(ours[key], theirs.get(key))}" for key in sorted(ours)]
+        steps = steps_agreeing(p)
+        ours, theirs = last_outcomes(p, kueue=False), last_outcomes(p, kueue=True)
+        runs = [f"{key} {_same(ours[key], theirs.get(key))}" for key in sorted(ours)]
         lines.append(
             f"simulate vs Kueue, {p.name}: {steps} of {len(p.steps)} steps agree; runs: {', '.join(runs)}"
         )

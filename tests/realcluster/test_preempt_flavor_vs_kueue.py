@@ -23,10 +23,13 @@ from tests.realcluster.simkueue_preempt import (
     Outcome,
     Preempted,
     kueue_victims,
-    kueue_words,
+    last_outcomes,
     play_scenario,
+    reason_words,
     report,
     simulate_steps,
+    steps_agreeing,
+    victims_of,
 )
 from tests.realcluster.simkueue_preemptflavor_scenarios import SCENARIOS, write_project
 
@@ -102,22 +105,13 @@ def test_r52_simulate_when_can_preempt_agrees_with_kueue(
     kueue = {p.name: [(k.outcomes, kueue_victims(k)) for k in p.played] for p in played}
     assert taugen == kueue, report(played)
     assert {p.name: final(p, kueue=False) for p in played} == EXPECTED
-    steps = [(s, k) for p in played for s, k in zip(p.steps, p.played, strict=True)]
-    # simulate's words for why are Kueue's ("prioritization in the ClusterQueue")
-    assert [s.words.get(e.victim) for s, k in steps for e in k.evictions] == [
-        kueue_words(e) for _, k in steps for e in k.evictions
-    ]
+    ours, kueues = reason_words(played)
+    assert ours == kueues  # simulate's words for why are Kueue's ("prioritization in the ClusterQueue")
 
 
 def final(found: Preempted, kueue: bool) -> Final:
     """Every run's outcome at the end and every victim with its preemptor and reason."""
-    outcomes = found.played[-1].outcomes if kueue else found.steps[-1].outcomes
-    victims: dict[str, tuple[str, str]] = {}
-    for step, done in zip(found.steps, found.played, strict=True):
-        for preemptor, pairs in (kueue_victims(done) if kueue else step.victims).items():
-            for victim, reason in pairs:
-                victims[victim.split("/")[1]] = (preemptor.split("/")[1], reason)
-    return {k.split("/")[1]: o for k, o in outcomes.items()}, victims
+    return last_outcomes(found, kueue), victims_of(found, kueue)
 
 
 def agreement(found: list[Preempted]) -> list[str]:
@@ -125,11 +119,8 @@ def agreement(found: list[Preempted]) -> list[str]:
     the runs whose final outcome is Kueue's."""
     lines = []
     for p in found:
-        steps = sum(
-            (s.outcomes, s.victims) == (k.outcomes, kueue_victims(k))
-            for s, k in zip(p.steps, p.played, strict=True)
-        )
-        ours, theirs = p.steps[-1].outcomes, p.played[-1].outcomes
+        steps = steps_agreeing(p)
+        ours, theirs = last_outcomes(p, kueue=False), last_outcomes(p, kueue=True)
         same = sum(ours[key] == theirs.get(key) for key in ours)
         lines.append(
             f"simulate vs Kueue, {p.name}: {steps} of {len(p.steps)} steps agree, "

@@ -27,9 +27,11 @@ from tests.realcluster.simkueue_preempt import (
     Preempted,
     kueue_victims,
     kueue_words,
+    last_outcomes,
     play_scenario,
     report,
     simulate_steps,
+    victims_of,
 )
 from tests.realcluster.simkueue_preempt_scenarios import SCENARIOS, write_project
 
@@ -103,13 +105,8 @@ def test_preemption_policies_preempt_as_kueue_preempts(
 
 
 def _final(found: Preempted, kueue: bool) -> Final:
-    outcomes = found.played[-1].outcomes if kueue else found.steps[-1].outcomes
-    victims: dict[str, tuple[str, str]] = {}
-    for step, played in zip(found.steps, found.played, strict=True):
-        for preemptor, pairs in (kueue_victims(played) if kueue else step.victims).items():
-            for victim, reason in pairs:
-                victims[victim.split("/")[1]] = (preemptor.split("/")[1], reason)
-    return victims, {k.split("/")[1] for k, o in outcomes.items() if o == ("pending",)}
+    pending = {name for name, o in last_outcomes(found, kueue).items() if o == ("pending",)}
+    return victims_of(found, kueue), pending
 
 
 def figure(played: list[Preempted], seconds: float) -> str:
