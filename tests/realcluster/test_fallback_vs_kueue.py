@@ -15,22 +15,17 @@ one host, GB200 islands of 4-GPU hosts) with two fallback profiles. Scenarios:
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from taugen.commands.build import BuildOptions, build
 from tests.realcluster.controlplane import ControlPlane
-from tests.realcluster.simkueue_suite import Case, disagreements, plan_cases, play_all, report
-from tests.support.helpers import write_yaml
-from tests.support.runs import PROJECT
+from tests.realcluster.simkueue_lab import lab_project, play_sets
+from tests.realcluster.simkueue_suite import disagreements, report
 from tests.support.unit import profile
 
 pytestmark = pytest.mark.realcluster
-SET = {"apiVersion": "taugen.tau.azure.com/v1alpha1", "kind": "WorkloadSet"}
 WORKERS = [
     {"name": "head", "workers": 1},
     {"name": "workers", "workers": 3, "resources": {"nvidia.com/gpu": 4}},
@@ -68,24 +63,17 @@ EXPECTED = {
 
 @pytest.fixture(scope="module")
 def fallback(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("fallback")
-    shutil.copytree(PROJECT, root, dirs_exist_ok=True)
-    for name, classes in (("h200-else-a100", "a100-80gb"), ("h200-else-gb200", "gb200-186gb")):
-        write_yaml(
-            root / "profiles" / f"{name}.yaml", profile(name, ["h200-141gb", classes], "unconstrained")
-        )
-    build(BuildOptions(project_file=root / "taugen.yaml"))
-    return root / "taugen.yaml"
+    profiles = {
+        name: profile(name, ["h200-141gb", other], "unconstrained")
+        for name, other in (("h200-else-a100", "a100-80gb"), ("h200-else-gb200", "gb200-186gb"))
+    }
+    return lab_project(tmp_path_factory.mktemp("fallback"), profiles=profiles)
 
 
 def test_r47_fallback_classes_agree_with_kueue(
     fallback: Path, control_plane: ControlPlane, tmp_path: Path
 ) -> None:
-    cases = [
-        Case(name, write_yaml(tmp_path / f"{name}.yaml", {**SET, "runs": runs}), None, f"fb{name}")
-        for name, runs in SCENARIOS.items()
-    ]
-    played, _ = play_all(control_plane.kube, plan_cases(fallback, cases), control_plane.alive)
+    played = play_sets(control_plane.kube, fallback, tmp_path, SCENARIOS, "fb", control_plane.alive)
     print(report(played))
     assert {p.name: {v.key: v.status for v in p.verdicts} for p in played} == EXPECTED
     assert disagreements(played) == [], report(played)
@@ -120,25 +108,13 @@ BORROW = {
 
 @pytest.fixture(scope="module")
 def fungible(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("fungible")
-    shutil.copytree(PROJECT, root, dirs_exist_ok=True)
-    write_yaml(
-        root / "profiles" / "h200-else-a100.yaml", profile("h200-else-a100", ["h200-141gb", "a100-80gb"])
-    )
-    doc = yaml.safe_load((root / "taugen.yaml").read_text())
-    doc["clusters"][0].update(TENANTS)
-    write_yaml(root / "taugen.yaml", doc)
-    build(BuildOptions(project_file=root / "taugen.yaml"))
-    return root / "taugen.yaml"
+    profiles = {"h200-else-a100": profile("h200-else-a100", ["h200-141gb", "a100-80gb"])}
+    return lab_project(tmp_path_factory.mktemp("fungible"), TENANTS, profiles)
 
 
 def test_r47_when_can_borrow_agrees_with_kueue(
     fungible: Path, control_plane: ControlPlane, tmp_path: Path
 ) -> None:
-    cases = [
-        Case(name, write_yaml(tmp_path / f"{name}.yaml", {**SET, "runs": runs}), None, f"fg{name}")
-        for name, runs in BORROW.items()
-    ]
-    played, _ = play_all(control_plane.kube, plan_cases(fungible, cases), control_plane.alive)
+    played = play_sets(control_plane.kube, fungible, tmp_path, BORROW, "fg", control_plane.alive)
     print(report(played))
     assert disagreements(played) == [], report(played)

@@ -18,21 +18,16 @@ each Cohort's borrowingLimit; a Cohort lends its parent at most its lendingLimit
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from taugen.commands.build import BuildOptions, build
 from tests.realcluster.controlplane import ControlPlane
-from tests.realcluster.simkueue_suite import Case, disagreements, plan_cases, play_all, report
-from tests.support.helpers import write_yaml
-from tests.support.runs import PROJECT
+from tests.realcluster.simkueue_lab import lab_project, play_sets
+from tests.realcluster.simkueue_suite import disagreements, report
 
 pytestmark = pytest.mark.realcluster
-SET = {"apiVersion": "taugen.tau.azure.com/v1alpha1", "kind": "WorkloadSet"}
 NESTED: dict[str, Any] = {
     "tenants": [
         {"namespace": "team-a", "guaranteed": {"h200-141gb": 8}},
@@ -81,23 +76,13 @@ EXPECTED = {
 
 @pytest.fixture(scope="module")
 def nested(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("nested")
-    shutil.copytree(PROJECT, root, dirs_exist_ok=True)
-    doc = yaml.safe_load((root / "taugen.yaml").read_text())
-    doc["clusters"][0].update(NESTED)
-    write_yaml(root / "taugen.yaml", doc)
-    build(BuildOptions(project_file=root / "taugen.yaml"))
-    return root / "taugen.yaml"
+    return lab_project(tmp_path_factory.mktemp("nested"), NESTED)
 
 
 def test_r51_nested_groups_agree_with_kueue(
     nested: Path, control_plane: ControlPlane, tmp_path: Path
 ) -> None:
-    cases = [
-        Case(name, write_yaml(tmp_path / f"{name}.yaml", {**SET, "runs": runs}), None, f"ng{name}")
-        for name, runs in SCENARIOS.items()
-    ]
-    played, _ = play_all(control_plane.kube, plan_cases(nested, cases), control_plane.alive)
+    played = play_sets(control_plane.kube, nested, tmp_path, SCENARIOS, "ng", control_plane.alive)
     print(report(played))
     assert {p.name: {v.key: v.status for v in p.verdicts} for p in played} == EXPECTED
     assert disagreements(played) == [], report(played)

@@ -12,23 +12,20 @@ scenario's names as it does a ClusterQueue's."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from taugen.commands.build import BuildOptions, build
 from taugen.context.session import open_project
 from taugen.load.inventory import NodeFacts
 from tests.realcluster.binaries import Binaries
 from tests.realcluster.controlplane import ControlPlane
 from tests.realcluster.exercise import exercise
+from tests.realcluster.simkueue_lab import lab_project
 from tests.realcluster.simkueue_suite import Case, disagreements, plan_cases, play_all, report
 from tests.support.helpers import write_yaml
-from tests.support.runs import PROJECT
 from tests.unit.simulate.test_cohort_groups_simulate import GROUPED
 
 pytestmark = pytest.mark.realcluster
@@ -53,13 +50,7 @@ RUNS = [
 
 @pytest.fixture(scope="module")
 def grouped(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("grouped")
-    shutil.copytree(PROJECT, root, dirs_exist_ok=True)
-    doc = yaml.safe_load((root / "taugen.yaml").read_text())
-    doc["clusters"][0].update(GROUPED)
-    write_yaml(root / "taugen.yaml", doc)
-    build(BuildOptions(project_file=root / "taugen.yaml"))
-    return root / "taugen.yaml"
+    return lab_project(tmp_path_factory.mktemp("grouped"), GROUPED)
 
 
 def test_r51_a_grouped_tree_applies_cleanly(
