@@ -42,10 +42,25 @@ equal on every YAML file the tests have and on generated documents full of YAML 
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
-import yaml_rs
+# yaml-rs allocates its parse with its own mimalloc, which by default keeps freed pages resident
+# until later allocations in the same heap purge them; none come, so a 30 MB inventory's parse
+# stayed resident (about 90 MiB) through the whole build and raised its peak from 715 to 805 MiB
+# (docs/performance.md, "Issue 36: where it stands"). mimalloc reads its options from the
+# environment once, when the library is loaded: purge at once, then leave the environment (and
+# so the child processes, git) as it was. A value the user set is kept.
+_PURGE = "MIMALLOC_PURGE_DELAY"
+_SET = _PURGE not in os.environ
+if _SET:
+    os.environ[_PURGE] = "0"
+try:
+    import yaml_rs
+finally:
+    if _SET:
+        del os.environ[_PURGE]
 
 # Each pattern starts with the one character it is about, so that the scan jumps from one of them
 # to the next (a pattern that may match anywhere costs a third of yaml-rs's parse on a 30 MB file).
