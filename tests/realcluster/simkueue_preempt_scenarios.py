@@ -69,6 +69,16 @@ def _borrowers(count: int, tier: str = "default") -> list[dict[str, Any]]:
     return [early(f"c{i}", "team-c", tier, i) for i in range(count)]
 
 
+def _full(first: str, second: str) -> list[dict[str, Any]]:
+    """A full cohort where nobody borrows: team-a's two runs at these tiers, team-b's and team-c's own."""
+    return [
+        early("a0", "team-a", first, 0),
+        early("a1", "team-a", second, 1),
+        early("b0", "team-b"),
+        early("c0", "team-c"),
+    ]
+
+
 BORROWING = {"reclaimWithinCohort": "Any", "borrowWithinCohort": {"policy": "LowerPriority"}}
 SCENARIOS = [
     # reclaimWithinCohort: team-c borrows 16 of team-a's; team-a takes its guarantee back
@@ -167,12 +177,7 @@ SCENARIOS = [
     PreemptScenario(
         "pr-within-lower",
         tenants({"withinClusterQueue": "LowerPriority"}),
-        [
-            early("a0", "team-a", "batch", 0),
-            early("a1", "team-a", "default", 1),
-            early("b0", "team-b"),
-            early("c0", "team-c"),
-        ],
+        _full("batch", "default"),
         [
             run("a2", "team-a", "default", 1),
             run("a3", "team-a", "urgent", 2),
@@ -183,24 +188,14 @@ SCENARIOS = [
     PreemptScenario(
         "pr-within-never",
         tenants({"withinClusterQueue": "Never"}),
-        [
-            early("a0", "team-a", "batch", 0),
-            early("a1", "team-a", "default", 1),
-            early("b0", "team-b"),
-            early("c0", "team-c"),
-        ],
+        _full("batch", "default"),
         [run("a2", "team-a", "urgent", 1)],
         ("withinClusterQueue Never",),
     ),
     PreemptScenario(
         "pr-within-newer",
         tenants({"withinClusterQueue": "LowerOrNewerEqualPriority"}),
-        [
-            early("a0", "team-a", "priority", 0),
-            early("a1", "team-a", "default", 1),
-            early("b0", "team-b"),
-            early("c0", "team-c"),
-        ],
+        _full("priority", "default"),
         [run("a2", "team-a", "priority", 1), run("a3", "team-a", "priority", 2)],
         (
             "withinClusterQueue LowerOrNewerEqualPriority",
@@ -211,12 +206,7 @@ SCENARIOS = [
     PreemptScenario(
         "pr-within-older",
         tenants({"withinClusterQueue": "LowerOrNewerEqualPriority"}),
-        [
-            early("a0", "team-a", "priority", 0),
-            early("a1", "team-a", "priority", 1),
-            early("b0", "team-b"),
-            early("c0", "team-c"),
-        ],
+        _full("priority", "priority"),
         [run("a2", "team-a", "priority") | {"createdAt": "2026-11-29T05:00:00Z"}],
         ("withinClusterQueue LowerOrNewerEqualPriority", "an older equal priority preempts"),
         parked=("a2",),
