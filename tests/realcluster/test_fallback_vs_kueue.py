@@ -21,8 +21,9 @@ from typing import Any
 import pytest
 
 from tests.realcluster.controlplane import ControlPlane
-from tests.realcluster.simkueue_lab import lab_project, play_sets
+from tests.realcluster.simkueue_lab import play_sets
 from tests.realcluster.simkueue_suite import disagreements, report
+from tests.support.lab import lab_project
 from tests.support.unit import profile
 
 pytestmark = pytest.mark.realcluster

@@ -23,9 +23,9 @@ from taugen.load.inventory import NodeFacts
 from tests.realcluster.binaries import Binaries
 from tests.realcluster.controlplane import ControlPlane
 from tests.realcluster.exercise import exercise
-from tests.realcluster.simkueue_lab import lab_project
 from tests.realcluster.simkueue_suite import Case, disagreements, plan_cases, play_all, report
 from tests.support.helpers import write_yaml
+from tests.support.lab import lab_project
 from tests.unit.simulate.test_cohort_groups_simulate import GROUPED
 
 pytestmark = pytest.mark.realcluster

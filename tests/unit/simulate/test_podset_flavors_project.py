@@ -5,16 +5,14 @@ pod sets of the run take), and names each pod set's flavor in the text and JSON 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from taugen.commands.build import BuildOptions, build
 from tests.conftest import Run
 from tests.support.helpers import write_yaml
-from tests.support.runs import PROJECT
+from tests.support.lab import lab_project
 from tests.support.unit import profile
 
 SET = {"apiVersion": "taugen.tau.azure.com/v1alpha1", "kind": "WorkloadSet"}
@@ -23,14 +21,12 @@ JOBS = [{"name": "head", "workers": 1}, {"name": "workers", "workers": 3, "resou
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("lab")
-    shutil.copytree(PROJECT, root, dirs_exist_ok=True)
-    write_yaml(
-        root / "profiles" / "h200-else-a100.yaml",
-        profile("h200-else-gb200", ["h200-141gb", "gb200-186gb"], "unconstrained"),
+    return lab_project(
+        tmp_path_factory.mktemp("lab"),
+        profiles={
+            "h200-else-a100": profile("h200-else-gb200", ["h200-141gb", "gb200-186gb"], "unconstrained")
+        },
     )
-    build(BuildOptions(project_file=root / "taugen.yaml"))
-    return root / "taugen.yaml"
 
 
 def _run(name: str, prof: str, at: str, **fields: Any) -> dict[str, Any]:
