@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from taugen.compile.manifest import Manifest, object_
-from taugen.compile.nodelabels.shards import sharded
+from taugen.compile.nodelabels.shards import FILE_BUDGET, _total_estimate, estimated_bytes, sharded
 from tests.support.helpers import gpu_node, inventory
 from tests.support.unit import run_build, write_project
 
@@ -82,3 +84,44 @@ def test_a_shard_is_split_into_files_under_a_mebibyte() -> None:
     ]
     files = {m.file for m in sharded(nodes, 2000)}
     assert len(files) > 1 and all(f.startswith("nodes/h200.ib-1/nodes-") for f in files)
+
+
+_LABEL = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.dictionaries(_LABEL, _LABEL, max_size=4), max_size=6))
+def test_one_encoding_of_a_shard_estimates_as_its_objects_one_by_one(labels: list[dict[str, str]]) -> None:
+    """G2, issue 36: the shard's estimate from one encoding of its list is the sum of the objects'
+    (UTF-8 beyond ASCII, escapes and empty maps included)."""
+    manifests = [
+        Manifest(
+            "nodes/h200/ib-1.yaml",
+            {"apiVersion": "v1", "kind": "Node", "metadata": {"name": f"n-{i}", "labels": m}},
+        )
+        for i, m in enumerate(labels)
+    ]
+    assert _total_estimate(manifests) == sum(estimated_bytes(m.obj) for m in manifests)
+
+
+def test_a_shard_at_the_budget_stays_one_file_and_one_byte_more_splits() -> None:
+    """G2: the one-encoding shortcut decides exactly as the object-by-object packing."""
+
+    def node(i: int, width: int) -> Manifest:
+        obj = {
+            "apiVersion": "v1",
+            "kind": "Node",
+            "metadata": {"name": f"n-{i}", "labels": {"k": "x" * width}},
+        }
+        return Manifest("nodes/h200/ib-1.yaml", obj)
+
+    base = [node(i, 0) for i in range(10)]
+    width = (FILE_BUDGET - _total_estimate(base)) // 2  # the last node's label fills the budget
+    at_budget = [*base[:-1], node(9, width)]
+    assert _total_estimate(at_budget) == FILE_BUDGET
+    assert {m.file for m in sharded(at_budget, 100)} == {"nodes/h200.ib-1/nodes.yaml"}
+    over = [*base[:-1], node(9, width + 1)]
+    assert {m.file for m in sharded(over, 100)} == {
+        "nodes/h200.ib-1/nodes-1.yaml",
+        "nodes/h200.ib-1/nodes-2.yaml",
+    }

@@ -124,6 +124,8 @@ def _probed(keyed: list[tuple[int, Manifest]], count: int, size: int) -> list[li
 
 def _files(folder: str, part: list[Manifest]) -> list[Manifest]:
     ordered = sorted(part, key=_order)
+    if _total_estimate(ordered) <= FILE_BUDGET:  # the usual shard: one file, without a call per object
+        return [Manifest(f"{folder}/{FILE_STEM}.yaml", m.obj) for m in ordered]
     chunks: list[list[Manifest]] = [[]]
     used = 0
     for manifest in ordered:
@@ -155,3 +157,13 @@ def _order(manifest: Manifest) -> tuple[str, str, str]:
 def estimated_bytes(obj: dict[str, Any]) -> int:
     """An upper estimate of the object's bytes as canonical YAML, once decorated."""
     return 2 * len(_COMPACT.encode(obj).encode()) + DECORATION
+
+
+def _total_estimate(manifests: list[Manifest]) -> int:
+    """The sum of the manifests' estimated_bytes, from one encoding of their list (issue 36: a
+    call per object was most of the sharding). The list's compact JSON is the objects' own joined
+    by one `,` each, inside `[` and `]`: n + 1 bytes more than theirs together."""
+    if not manifests:
+        return 0
+    listed = len(_COMPACT.encode([m.obj for m in manifests]).encode())
+    return 2 * (listed - len(manifests) - 1) + DECORATION * len(manifests)
