@@ -86,7 +86,7 @@ def test_a_shard_is_split_into_files_under_a_mebibyte() -> None:
     assert len(files) > 1 and all(f.startswith("nodes/h200.ib-1/nodes-") for f in files)
 
 
-_LABEL = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+_LABEL = st.text(st.characters(codec="utf-8"), max_size=12)
 
 
 @settings(max_examples=200, deadline=None)
