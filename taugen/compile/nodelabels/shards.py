@@ -124,8 +124,19 @@ def _probed(keyed: list[tuple[int, Manifest]], count: int, size: int) -> list[li
 
 def _files(folder: str, part: list[Manifest]) -> list[Manifest]:
     ordered = sorted(part, key=_order)
-    if _total_estimate(ordered) <= FILE_BUDGET:  # the usual shard: one file, without a call per object
-        return [Manifest(f"{folder}/{FILE_STEM}.yaml", m.obj) for m in ordered]
+    # the usual shard fits one file: its estimate in one call, not one per object
+    chunks = [ordered] if _total_estimate(ordered) <= FILE_BUDGET else _packed(ordered)
+    if len(chunks) == 1:
+        return [Manifest(f"{folder}/{FILE_STEM}.yaml", m.obj) for m in chunks[0]]
+    return [
+        Manifest(f"{folder}/{FILE_STEM}-{i}.yaml", m.obj)
+        for i, chunk in enumerate(chunks, start=1)
+        for m in chunk
+    ]
+
+
+def _packed(ordered: list[Manifest]) -> list[list[Manifest]]:
+    """The objects in order, in files of at most FILE_BUDGET estimated bytes each."""
     chunks: list[list[Manifest]] = [[]]
     used = 0
     for manifest in ordered:
@@ -135,13 +146,7 @@ def _files(folder: str, part: list[Manifest]) -> list[Manifest]:
             used = 0
         chunks[-1].append(manifest)
         used += size
-    if len(chunks) == 1:
-        return [Manifest(f"{folder}/{FILE_STEM}.yaml", m.obj) for m in chunks[0]]
-    return [
-        Manifest(f"{folder}/{FILE_STEM}-{i}.yaml", m.obj)
-        for i, chunk in enumerate(chunks, start=1)
-        for m in chunk
-    ]
+    return chunks
 
 
 _COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # json.dumps makes one per call
