@@ -20,6 +20,8 @@ BYPASSED = "no condition: an equivalent workload failed (Kueue's SchedulingEquiv
 SETTLE_SECONDS = 120.0
 NUDGE_SECONDS = 2.0
 PODS_SECONDS = 2.0  # for Kueue's non-TAS usage controller to count pods already on nodes
+RETRY_SECONDS = 10.0  # for Kueue's next cycle on a flavor left to try (see _decide)
+TAS_NO_FIT = 'topology "'  # Kueue's words for a topology that cannot fit a pod set
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ def play(kube: Kube, scene: Scene, alive: Callable[[], bool]) -> Outcome:
             failed = {
                 shape(w): d for w, d in zip(scene.workloads, first, strict=False) if d.status == "pending"
             }
-            first.append(_decide(kube, obj, alive, failed.get(shape(obj))))
+            first.append(_decide(kube, obj, alive, failed.get(shape(obj)), _flavors(scene, obj) > 1))
         final = tuple(decision(kube.get(w)) or d for w, d in zip(scene.workloads, first, strict=True))
         return Outcome(final, tuple(first), time.monotonic() - began)
     finally:
@@ -101,9 +103,17 @@ def ensure_namespace(kube: Kube, name: str) -> None:
             Kube.expect(answer)
 
 
-def _decide(kube: Kube, workload: Object, alive: Callable[[], bool], equivalent: Decision | None) -> Decision:
+def _decide(
+    kube: Kube, workload: Object, alive: Callable[[], bool], equivalent: Decision | None, fallback: bool
+) -> Decision:
     """Kueue's first decision; `equivalent`: an earlier workload of the same shape that Kueue
-    found not to fit, so no condition may come (BYPASS_SECONDS, then pending as it is)."""
+    found not to fit, so no condition may come (BYPASS_SECONDS, then pending as it is).
+
+    `fallback`: its ClusterQueue offers more than one flavor. Kueue tries one TAS flavor per
+    cycle: a topology that cannot fit it is written as pending, and the workload, with flavors
+    left to try (`LastAssignment.PendingFlavors`), goes back to the heap at once
+    (pkg/cache/queue/cluster_queue.go `requeueIfNotPresent`). That pending is a step, not the
+    decision: RETRY_SECONDS for the next cycle's, then pending as it is."""
     Kube.expect(kube.create(workload))
     found: list[Decision] = []
 
@@ -113,9 +123,18 @@ def _decide(kube: Kube, workload: Object, alive: Callable[[], bool], equivalent:
             found.append(got)
         return got is not None
 
+    def admitted() -> bool:
+        return decided() and found[-1].status == "admitted"
+
     what = f"Kueue's decision on {workload['metadata']['name']}"
     if equivalent is None:
         wait_for(what, decided, DECIDE_SECONDS, alive)
+        if fallback and found[-1].status == "pending" and TAS_NO_FIT in found[-1].message:
+            try:
+                wait_for(f"{what} on a later flavor", admitted, RETRY_SECONDS, alive)
+            except AssertionError:
+                if not alive():
+                    raise
         return found[-1]
     try:
         wait_for(what, decided, BYPASS_SECONDS, alive)
@@ -124,6 +143,19 @@ def _decide(kube: Kube, workload: Object, alive: Callable[[], bool], equivalent:
             raise
         return Decision("pending", message=f"{BYPASSED}: {equivalent.message}", bypassed=True)
     return found[-1]
+
+
+def _flavors(scene: Scene, workload: Object) -> int:
+    """The most flavors one resource group of the workload's ClusterQueue lists."""
+    queues = {
+        (o["metadata"].get("namespace"), o["metadata"]["name"]): o
+        for o in scene.objects
+        if o["kind"] in ("LocalQueue", "ClusterQueue")
+    }
+    local = queues.get((workload["metadata"].get("namespace"), workload["spec"].get("queueName")))
+    queue = queues.get((None, local["spec"]["clusterQueue"])) if local else None
+    groups = queue["spec"].get("resourceGroups", []) if queue else []
+    return max((len(g.get("flavors", [])) for g in groups), default=0)
 
 
 def tear_down(kube: Kube, scene: Scene, alive: Callable[[], bool]) -> None:
