@@ -14,6 +14,7 @@ SYNC_OPTIONS = "argocd.argoproj.io/sync-options"
 class Manifest:
     file: str  # path relative to out/<cluster>/
     obj: dict[str, Any]
+    canonical: bool = False  # obj already in emit's order (a partial Node decorated: decorate.py)
 
     @property
     def kind(self) -> str:
@@ -23,6 +24,14 @@ class Manifest:
     def identity(self) -> tuple[str, str, str, str]:
         meta = self.obj["metadata"]
         return (self.obj["apiVersion"], self.kind, meta.get("namespace", ""), meta["name"])
+
+
+def file_order(manifest: Manifest) -> tuple[str, str, str]:
+    """A file's order of its objects: identity[1:] (kind, namespace, name), read without the
+    property's 4-tuple (issue 36: 100,000 calls each time a tree is sorted)."""
+    obj = manifest.obj
+    meta = obj["metadata"]
+    return (str(obj["kind"]), meta.get("namespace", ""), meta["name"])
 
 
 def object_(

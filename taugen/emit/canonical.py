@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from taugen.compile.manifest import Manifest
+from taugen.compile.manifest import Manifest, file_order
 from taugen.emit.blocks import block, speller
 from taugen.load.fast import reads_as_string
 
@@ -111,7 +111,7 @@ def emit_objects(manifests: Iterable[Manifest]) -> dict[str, list[dict[str, Any]
     for manifest in manifests:
         by_file[manifest.file].append(manifest)
     return {
-        name: [ordered(m.obj) for m in sorted(group, key=lambda m: m.identity[1:])]
+        name: [m.obj if m.canonical else ordered(m.obj) for m in sorted(group, key=file_order)]
         for name, group in sorted(by_file.items())
     }
 

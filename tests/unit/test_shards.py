@@ -104,8 +104,10 @@ def test_one_encoding_of_a_shard_estimates_as_its_objects_one_by_one(labels: lis
     assert _total_estimate(manifests) == sum(estimated_bytes(m.obj) for m in manifests)
 
 
-def test_a_shard_at_the_budget_stays_one_file_and_one_byte_more_splits() -> None:
-    """G2: the one-encoding shortcut decides exactly as the object-by-object packing."""
+@pytest.mark.parametrize("wide", [0, 9])
+def test_a_shard_at_the_budget_stays_one_file_and_one_byte_more_splits(wide: int) -> None:
+    """G2: the one-encoding shortcut decides exactly as the object-by-object packing, whichever
+    way the first object's guess sends the shard (wide first: object by object; last: its list)."""
 
     def node(i: int, width: int) -> Manifest:
         obj = {
@@ -116,12 +118,10 @@ def test_a_shard_at_the_budget_stays_one_file_and_one_byte_more_splits() -> None
         return Manifest("nodes/h200/ib-1.yaml", obj)
 
     base = [node(i, 0) for i in range(10)]
-    width = (FILE_BUDGET - _total_estimate(base)) // 2  # the last node's label fills the budget
-    at_budget = [*base[:-1], node(9, width)]
+    width = (FILE_BUDGET - _total_estimate(base)) // 2  # the wide node's label fills the budget
+    at_budget = [node(i, width) if i == wide else base[i] for i in range(10)]
     assert _total_estimate(at_budget) == FILE_BUDGET
     assert {m.file for m in sharded(at_budget, 100)} == {"nodes/h200.ib-1/nodes.yaml"}
-    over = [*base[:-1], node(9, width + 1)]
-    assert {m.file for m in sharded(over, 100)} == {
-        "nodes/h200.ib-1/nodes-1.yaml",
-        "nodes/h200.ib-1/nodes-2.yaml",
-    }
+    over = [node(i, width + 1) if i == wide else base[i] for i in range(10)]
+    files = [m.file.rpartition("/")[2] for m in sharded(over, 100)]
+    assert files == ["nodes-1.yaml"] * 9 + ["nodes-2.yaml"]  # greedy: the last object is past the budget

@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from taugen.compile.manifest import Manifest
+from taugen.compile.manifest import Manifest, file_order
 from taugen.compile.nodelabels.base import NO_CLASS_FILE, NODES_DIR, SINGLE_HOSTS
 from taugen.core.errors import TaugenError
 
@@ -123,9 +123,9 @@ def _probed(keyed: list[tuple[int, Manifest]], count: int, size: int) -> list[li
 
 
 def _files(folder: str, part: list[Manifest]) -> list[Manifest]:
-    ordered = sorted(part, key=_order)
-    # the usual shard fits one file: its estimate in one call, not one per object
-    chunks = [ordered] if _total_estimate(ordered) <= FILE_BUDGET else _packed(ordered)
+    ordered = sorted(part, key=file_order)
+    sizes = _sizes(ordered)
+    chunks = [ordered] if sizes is None else _packed(ordered, sizes)
     if len(chunks) == 1:
         return [Manifest(f"{folder}/{FILE_STEM}.yaml", m.obj) for m in chunks[0]]
     return [
@@ -135,12 +135,26 @@ def _files(folder: str, part: list[Manifest]) -> list[Manifest]:
     ]
 
 
-def _packed(ordered: list[Manifest]) -> list[list[Manifest]]:
+def _sizes(ordered: list[Manifest]) -> list[int] | None:
+    """Each object's estimated_bytes, or None when they all fit one file.
+
+    Issue 36: a shard that looks like one file (its first object's estimate times its count) is
+    estimated in one encoding of its list, and only one that is not is estimated object by
+    object; each is encoded once either way. The guess picks the quicker way, not the answer."""
+    if not ordered:
+        return None
+    looks_one = estimated_bytes(ordered[0].obj) * len(ordered) <= FILE_BUDGET
+    if looks_one and _total_estimate(ordered) <= FILE_BUDGET:
+        return None
+    sizes = [estimated_bytes(m.obj) for m in ordered]
+    return None if sum(sizes) <= FILE_BUDGET else sizes
+
+
+def _packed(ordered: list[Manifest], sizes: list[int]) -> list[list[Manifest]]:
     """The objects in order, in files of at most FILE_BUDGET estimated bytes each."""
     chunks: list[list[Manifest]] = [[]]
     used = 0
-    for manifest in ordered:
-        size = estimated_bytes(manifest.obj)
+    for manifest, size in zip(ordered, sizes, strict=True):
         if chunks[-1] and used + size > FILE_BUDGET:
             chunks.append([])
             used = 0
@@ -152,16 +166,13 @@ def _packed(ordered: list[Manifest]) -> list[list[Manifest]]:
 _COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # json.dumps makes one per call
 
 
-def _order(manifest: Manifest) -> tuple[str, str, str]:
-    """identity[1:] (kind, namespace, name), read without the property's 4-tuple."""
-    obj = manifest.obj
-    meta = obj["metadata"]
-    return (str(obj["kind"]), meta.get("namespace", ""), meta["name"])
-
-
 def estimated_bytes(obj: dict[str, Any]) -> int:
     """An upper estimate of the object's bytes as canonical YAML, once decorated."""
-    return 2 * len(_COMPACT.encode(obj).encode()) + DECORATION
+    return 2 * _utf8_length(_COMPACT.encode(obj)) + DECORATION
+
+
+def _utf8_length(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode())  # isascii reads a flag: no copy
 
 
 def _total_estimate(manifests: list[Manifest]) -> int:
@@ -170,5 +181,5 @@ def _total_estimate(manifests: list[Manifest]) -> int:
     by one `,` each, inside `[` and `]`: n + 1 bytes more than theirs together."""
     if not manifests:
         return 0
-    listed = len(_COMPACT.encode([m.obj for m in manifests]).encode())
+    listed = _utf8_length(_COMPACT.encode([m.obj for m in manifests]))
     return 2 * (listed - len(manifests) - 1) + DECORATION * len(manifests)
