@@ -7,7 +7,6 @@ generator too: the old in-place version returned [] for one, having consumed it)
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from taugen.compile.backend import CompileBackend
 from taugen.compile.manifest import MANAGED_BY, SYNC_OPTIONS, SYNC_WAVE, Manifest
@@ -39,39 +38,9 @@ def _decorated(manifest: Manifest, backend: CompileBackend) -> Manifest:
     if obj["apiVersion"].split("/")[0] in backend.crd_groups:  # before the manifest's own options
         own = meta.get("annotations", {}).get(SYNC_OPTIONS)
         annotations[SYNC_OPTIONS] = SKIP_DRY_RUN if own is None else f"{SKIP_DRY_RUN},{own}"
-    labels = {**meta.get("labels", {}), MANAGED_BY: "taugen"}
-    annotations = {**meta.get("annotations", {}), **annotations}
-    if _partial_node(obj, labels, annotations):
-        return _in_order(manifest.file, obj, labels, annotations)
-    meta = {**meta, "labels": labels, "annotations": annotations}
-    return Manifest(manifest.file, {**obj, "metadata": meta})  # not dataclasses.replace: 97,000 calls
-
-
-Map = dict[str, Any]
-_NODE_TOP = frozenset({"apiVersion", "kind", "metadata"})
-_NODE_META = frozenset({"name", "labels", "annotations"})
-
-
-def _partial_node(obj: Map, labels: Map, annotations: Map) -> bool:
-    """A partial Node (R29) of string labels and annotations: all but a handful of a large tree."""
-    return (
-        obj["kind"] == "Node"
-        and obj.keys() == _NODE_TOP
-        and obj["metadata"].keys() <= _NODE_META
-        and type(obj["metadata"]["name"]) is str
-        and all(type(v) is str for v in labels.values())
-        and all(type(v) is str for v in annotations.values())
-    )
-
-
-def _in_order(file: str, obj: Map, labels: Map, annotations: Map) -> Manifest:
-    """The decorated partial Node already as emit orders an object (canonical.ordered: apiVersion,
-    kind, metadata; name, labels, annotations; each map by key), so emit takes it as it is
-    (issue 36: one copy of 100,000 objects, not two). tests/property/test_decorate_order.py holds
-    it equal, in order too, to ordering the general decoration."""
     meta = {
-        "name": obj["metadata"]["name"],
-        "labels": dict(sorted(labels.items())),
-        "annotations": dict(sorted(annotations.items())),
+        **meta,
+        "labels": {**meta.get("labels", {}), MANAGED_BY: "taugen"},
+        "annotations": {**meta.get("annotations", {}), **annotations},
     }
-    return Manifest(file, {"apiVersion": obj["apiVersion"], "kind": "Node", "metadata": meta}, canonical=True)
+    return Manifest(manifest.file, {**obj, "metadata": meta})  # not dataclasses.replace: 97,000 calls

@@ -14,7 +14,6 @@ SYNC_OPTIONS = "argocd.argoproj.io/sync-options"
 class Manifest:
     file: str  # path relative to out/<cluster>/
     obj: dict[str, Any]
-    canonical: bool = False  # obj already in emit's order (a partial Node decorated: decorate.py)
 
     @property
     def kind(self) -> str:
