@@ -86,6 +86,9 @@ _NUMBERS = [  # spellings ruamel's table calls strings and yaml-rs numbers
     ),
     re.compile(r"\.(?:(?<=[\s\[{,:]\.)|(?<=[\s\[{,:][-+]\.))[0-9_]+[eE]"),  # `.5e3`
 ]
+# Each scan with the one character its matches start with: `in` finds a character at memchr's
+# speed, a regex's search for its first one at a fifth of it (issue 36: 30 MB, most absent).
+_LEADS = [(s.pattern[1] if s.pattern[0] == "\\" else s.pattern[0], s) for s in _SCANS + _NUMBERS]
 # In the text reversed (so that the pattern starts with its literal): an underscore in an exponent,
 # `1e3_0` (ruamel's exponents are digits only).
 _EXPONENT_UNDERSCORE = re.compile(r"_[0-9_]*[-+]?[eE][0-9._]")
@@ -119,7 +122,7 @@ def plain(text: str, *, inputs: bool = True) -> bool:
         return False
     if "\r" in text and text.count("\r") != text.count("\r\n"):  # a line broken by CR alone
         return False
-    if any(scan.search(text) for scan in _SCANS) or any(scan.search(text) for scan in _NUMBERS):
+    if any(lead in text and scan.search(text) for lead, scan in _LEADS):
         return False
     if re.match(r"[-+]?(?:0[XOB]|\.[0-9_]+[eE])", text) or (
         "_" in text and _EXPONENT_UNDERSCORE.search(text[::-1])

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from taugen.core.errors import InputError, Problem
-from taugen.load import document, fast
+from taugen.load import document, fast, native
 from taugen.load.compiled import tree_bytes, tree_documents
 from taugen.load.document import load_documents
 
@@ -96,3 +96,15 @@ def test_a_git_blob_or_diff_side_is_read_without_the_event_loader(monkeypatch: p
     assert doc.data == {"kind": "ClusterQueue", "spec": {"cohort": "org"}}
     assert called == []
     assert doc.at(["spec", "cohort"]) == document.Position(Path("git:HEAD:out/q.yaml"), 3, 11)
+
+
+def test_each_scan_is_skipped_only_where_its_matches_cannot_start() -> None:
+    """Issue 36: `plain` asks a scan only when the character all its matches start with is in the
+    text. Each scan's pattern starts with that one character, taken literally."""
+    assert len(native._LEADS) == len(native._SCANS) + len(native._NUMBERS)
+    for lead, scan in native._LEADS:
+        assert len(lead) == 1
+        assert scan.pattern.startswith((lead, f"\\{lead}"))
+        after = scan.pattern[1 if scan.pattern.startswith(lead) else 2]
+        assert after not in "*+?{|"  # the character is not optional, nor one of alternatives
+    assert not native.plain("a: !tag x\n") and not native.plain("a: 0X1F\n") and native.plain("a: b\n")
