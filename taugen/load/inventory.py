@@ -271,8 +271,14 @@ def _gpu_total_problems(nodes: tuple[NodeFacts, ...]) -> list[Problem]:
 
 
 def _quantity_problems(node: NodeFacts) -> list[Problem]:
+    # a Fraction's sign is its numerator's; the usual node has no problem and is not sorted (issue 36)
+    odd = [
+        (resource, quantity)
+        for resource, quantity in node.allocatable.items()
+        if quantity.value.numerator < 0 or (resource == GPU and quantity.value.denominator != 1)
+    ]
     found = []
-    for resource, quantity in sorted(node.allocatable.items()):
+    for resource, quantity in sorted(odd):
         if quantity.value < 0:
             found.append(
                 node.at("allocatable", resource).problem(

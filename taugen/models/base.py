@@ -71,7 +71,9 @@ QUANTITY_HINT = 'write a Kubernetes quantity as a string, e.g. "8", "500m" or 18
 def _quantity(value: Any) -> Quantity:
     if isinstance(value, Quantity):
         return value
-    if isinstance(value, float) or not isinstance(value, str | int) or isinstance(value, bool):
+    if type(value) is not str and (
+        isinstance(value, float) or not isinstance(value, str | int) or isinstance(value, bool)
+    ):
         raise invalid(f"{value!r} is not a Kubernetes quantity", QUANTITY_HINT)
     try:
         return Quantity.parse(value)
