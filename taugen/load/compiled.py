@@ -80,4 +80,4 @@ def tree_bytes(path: Path, content: bytes) -> list[Document]:
 
 def text_documents(path: Path, text: str) -> list[Document]:
     """tree_documents as Documents, whose positions are found when a problem asks."""
-    return [Document.in_text(path, d, text, i) for i, d in enumerate(tree_documents(path, text))]
+    return [Document(path, d, text=text, index=i) for i, d in enumerate(tree_documents(path, text))]

@@ -59,15 +59,6 @@ class Document:
     # lookups so far and, past a few, the document's index (fast.position)
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False, hash=False)
 
-    @classmethod
-    def in_text(cls, path: Path, data: Any, text: str, index: int) -> Document:
-        """`Document(path, data, text=text, index=index)`, made without the frozen dataclass's
-        six `object.__setattr__` calls: a tree file holds thousands of documents, and a 100,000-node
-        build makes one per object (issue 36). tests/unit/test_document.py holds the two equal."""
-        doc = object.__new__(cls)
-        doc.__dict__.update(path=path, data=data, start=(0, 0), text=text, index=index, memo={})
-        return doc
-
     def spot(self, loc: Loc, *, key: bool = False) -> Spot:
         """`at`, looked up only when a problem is made."""
         return Spot(self, loc, key)
@@ -186,7 +177,7 @@ def fast_documents(path: Path, text: str) -> list[Document]:
     if "&" in text:  # once per file: a tree file holds thousands of documents (issue 6)
         for doc in kept:
             limits.check_data(path, text, doc)
-    return [Document.in_text(path, d, text, i) for i, d in enumerate(kept)]
+    return [Document(path, d, text=text, index=i) for i, d in enumerate(kept)]
 
 
 @lru_cache(maxsize=8)

@@ -28,7 +28,7 @@ def check_tree(
     for name, (objects, files) in clusters.items():
         for rel, docs in objects.items():
             text, path = files[rel].decode(), root / name / rel  # one path per file (issue 36)
-            resources += [Resource.of(Document.in_text(path, obj, text, i)) for i, obj in enumerate(docs)]
+            resources += [Resource(Document(path, obj, text=text, index=i)) for i, obj in enumerate(docs)]
     count = sum(len(objects) for objects, _ in clusters.values())
     report = validate(resources, SchemaStore(crds=crds), count, roots=[root / name for name in clusters])
     if not report.valid:

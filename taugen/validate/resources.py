@@ -26,15 +26,16 @@ class Resource:
     namespace: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        _read(self, self.doc)
-
-    @classmethod
-    def of(cls, doc: Document) -> Resource:
-        """`Resource(doc)` without the frozen dataclass's `__init__` (issue 36: one per object of a
-        100,000-node tree). tests/unit/test_document.py holds the two equal."""
-        resource = object.__new__(cls)
-        _read(resource, doc)
-        return resource
+        data = self.doc.data
+        mapping = type(data) is dict or isinstance(data, Mapping)  # an ABC's isinstance is slow
+        meta: Any = data.get("metadata") if mapping else None
+        known = type(meta) is dict or isinstance(meta, Mapping)
+        self.__dict__.update(  # one update for the frozen fields, not four __setattr__ (issue 36)
+            obj=data,
+            kind=str(data.get("kind", "")) if mapping else "",
+            name=str(meta.get("name", "")) if known else "",
+            namespace=str(meta.get("namespace") or "") if known else "",
+        )
 
     @property
     def file(self) -> Path:
@@ -49,20 +50,6 @@ class Resource:
         return f"{self.kind or '?'}/{ns}{self.name or '?'}"
 
 
-def _read(resource: Resource, doc: Document) -> None:
-    data = doc.data
-    mapping = type(data) is dict or isinstance(data, Mapping)  # an ABC's isinstance is slow
-    meta: Any = data.get("metadata") if mapping else None
-    known = type(meta) is dict or isinstance(meta, Mapping)
-    resource.__dict__.update(  # one update for the frozen fields, not five __setattr__ (issue 36)
-        doc=doc,
-        obj=data,
-        kind=str(data.get("kind", "")) if mapping else "",
-        name=str(meta.get("name", "")) if known else "",
-        namespace=str(meta.get("namespace") or "") if known else "",
-    )
-
-
 @dataclass(frozen=True)
 class Loaded:
     resources: list[Resource]
@@ -75,7 +62,7 @@ def load_resources(files: list[Path]) -> Loaded:
     problems: list[Problem] = []
     for path in files:
         try:
-            resources.extend(Resource.of(d) for d in load_documents(path))
+            resources.extend(Resource(d) for d in load_documents(path))
         except InputError as err:
             if any(p.rule == "io" for p in err.problems):
                 raise
