@@ -103,8 +103,7 @@ def test_each_scan_is_skipped_only_where_its_matches_cannot_start() -> None:
     text. Each scan's pattern starts with that one character, taken literally."""
     assert len(native._LEADS) == len(native._SCANS) + len(native._NUMBERS)
     for lead, scan in native._LEADS:
-        assert len(lead) == 1
-        assert scan.pattern.startswith((lead, f"\\{lead}"))
-        after = scan.pattern[1 if scan.pattern.startswith(lead) else 2]
-        assert after not in "*+?{|"  # the character is not optional, nor one of alternatives
+        escaped = scan.pattern.startswith("\\")
+        assert len(lead) == 1 and scan.pattern[1 if escaped else 0] == lead
+        assert scan.pattern[2 if escaped else 1] not in "*+?{|"  # not optional, nor one of alternatives
     assert not native.plain("a: !tag x\n") and not native.plain("a: 0X1F\n") and native.plain("a: b\n")
