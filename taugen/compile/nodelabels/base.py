@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from taugen.compile.manifest import Manifest
 from taugen.resolve.cluster import ResolvedNode
@@ -60,3 +60,20 @@ def file_name(domain: str) -> str:
 def labelled(nodes: Sequence[ResolvedNode]) -> list[ResolvedNode]:
     """R29: only a node that gets a label is written (R17 decides which labels it gets)."""
     return [n for n in nodes if n.labels]
+
+
+Item = TypeVar("Item")
+
+
+def packed(items: Sequence[Item], sizes: Sequence[int], budget: int) -> list[list[Item]]:
+    """The items in order, in as few runs as keep each run's sizes to at most `budget` (an item
+    larger than the budget alone in its run): G2's files of a shard, G5's rules and their names."""
+    chunks: list[list[Item]] = [[]]
+    used = 0
+    for item, size in zip(items, sizes, strict=True):
+        if chunks[-1] and used + size > budget:
+            chunks.append([])
+            used = 0
+        chunks[-1].append(item)
+        used += size
+    return chunks

@@ -15,7 +15,7 @@ from typing import Any
 
 from taugen.api.nfd import KIND, NFD_API
 from taugen.compile.manifest import SYNC_OPTIONS, Manifest, annotate, object_
-from taugen.compile.nodelabels.base import NODES_DIR, labelled, node_file
+from taugen.compile.nodelabels.base import NODES_DIR, labelled, node_file, packed
 from taugen.core.errors import TaugenError
 from taugen.core.names import subdomain_name
 from taugen.resolve.cluster import ResolvedNode
@@ -92,29 +92,13 @@ def _file_rules(nodes: Sequence[ResolvedNode], budget: int) -> list[dict[str, An
 
 def _packed(rules: list[dict[str, Any]], budget: int) -> list[list[dict[str, Any]]]:
     """The rules in order, in as few objects as keep each object's rules under `budget` bytes."""
-    parts: list[list[dict[str, Any]]] = [[]]
-    used = 0
-    for rule in rules:
-        size = json_size(rule) + 1
-        if parts[-1] and used + size > budget:
-            parts.append([])
-            used = 0
-        parts[-1].append(rule)
-        used += size
-    return parts
+    return packed(rules, [json_size(rule) + 1 for rule in rules], budget)
 
 
 def _sized_rules(labels: Mapping[str, str], names: list[str], budget: int) -> list[dict[str, Any]]:
     """One rule; several with the same labels when its node names alone pass the budget."""
-    chunks: list[list[str]] = [[]]
-    used = base = json_size(_rule(labels, [], 2))
-    for name in names:
-        cost = json_size(name) + 1
-        if chunks[-1] and used + cost > budget:
-            chunks.append([])
-            used = base
-        chunks[-1].append(name)
-        used += cost
+    base = json_size(_rule(labels, [], 2))
+    chunks = packed(names, [json_size(name) + 1 for name in names], budget - base)
     return [_rule(labels, chunk, i) for i, chunk in enumerate(chunks, start=1)]
 
 

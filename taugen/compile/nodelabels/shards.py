@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from taugen.compile.manifest import Manifest, file_order
-from taugen.compile.nodelabels.base import NO_CLASS_FILE, NODES_DIR, SINGLE_HOSTS
+from taugen.compile.nodelabels.base import NO_CLASS_FILE, NODES_DIR, SINGLE_HOSTS, packed
 from taugen.core.errors import TaugenError
 
 MAX_FILE_BYTES = 1 << 20  # SPEC G2
@@ -125,7 +125,7 @@ def _probed(keyed: list[tuple[int, Manifest]], count: int, size: int) -> list[li
 def _files(folder: str, part: list[Manifest]) -> list[Manifest]:
     ordered = sorted(part, key=file_order)
     sizes = _sizes(ordered)
-    chunks = [ordered] if sizes is None else _packed(ordered, sizes)
+    chunks = [ordered] if sizes is None else packed(ordered, sizes, FILE_BUDGET)
     if len(chunks) == 1:
         return [Manifest(f"{folder}/{FILE_STEM}.yaml", m.obj) for m in chunks[0]]
     return [
@@ -148,19 +148,6 @@ def _sizes(ordered: list[Manifest]) -> list[int] | None:
         return None
     sizes = [estimated_bytes(m.obj) for m in ordered]
     return None if sum(sizes) <= FILE_BUDGET else sizes
-
-
-def _packed(ordered: list[Manifest], sizes: list[int]) -> list[list[Manifest]]:
-    """The objects in order, in files of at most FILE_BUDGET estimated bytes each."""
-    chunks: list[list[Manifest]] = [[]]
-    used = 0
-    for manifest, size in zip(ordered, sizes, strict=True):
-        if chunks[-1] and used + size > FILE_BUDGET:
-            chunks.append([])
-            used = 0
-        chunks[-1].append(manifest)
-        used += size
-    return chunks
 
 
 _COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # json.dumps makes one per call
