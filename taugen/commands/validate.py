@@ -10,6 +10,7 @@ from taugen.context.session import ProjectContext, open_project
 from taugen.core.choices import DEFAULT_KUBERNETES_VERSION
 from taugen.core.errors import InputError, Problem
 from taugen.core.gcpause import paused_gc
+from taugen.validate.built_nodes import vouch
 from taugen.validate.engine import Report, validate
 from taugen.validate.findings import Finding
 from taugen.validate.objects import tree_roots
@@ -85,4 +86,6 @@ def _validate(options: ValidateOptions, paths: tuple[Path, ...], crds: tuple[Pat
         message = "nothing to validate: no Kubernetes object in it"
         hint = "name the compiled tree, or a file or stream that holds its objects"
         unreadable = [Finding(Problem(where, 0, 0, "io", message, hint), "file")]
-    return validate(loaded.resources, store, len(files), unreadable, tree_roots(paths))
+    roots = tree_roots(paths)
+    vouched = vouch(loaded.resources, store, roots)  # partial Nodes checked in bulk (issue 36)
+    return validate(loaded.resources, store, len(files), unreadable, roots, vouched)

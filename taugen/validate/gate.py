@@ -8,6 +8,7 @@ from typing import Any
 
 from taugen.core.errors import FoundProblems, Problem
 from taugen.load.document import Document
+from taugen.validate.built_nodes import BuiltFile, clean, shaped
 from taugen.validate.engine import validate
 from taugen.validate.report import render, summary
 from taugen.validate.resources import Resource
@@ -24,15 +25,26 @@ def check_tree(
 
     The objects are validated as they are; a position is found in the file's text only for a
     problem (parsing the emitted tree again would double a large build's time)."""
-    resources = []
-    for name, (objects, files) in clusters.items():
-        for rel, docs in objects.items():
-            text, path = files[rel].decode(), root / name / rel  # one path per file (issue 36)
-            resources += [Resource(Document(path, obj, text=text, index=i)) for i, obj in enumerate(docs)]
+    files = [
+        BuiltFile(root / name / rel, docs, texts[rel].decode())  # one path per file (issue 36)
+        for name, (objects, texts) in clusters.items()
+        for rel, docs in objects.items()
+    ]
+    shapes = [shaped(f.objects) for f in files]  # compiled partial Nodes: checked in bulk
+    nodes = [f for f, node in zip(files, shapes, strict=True) if node]
+    resources = [r for f, node in zip(files, shapes, strict=True) if not node for r in _resources(f)]
+    store, roots = SchemaStore(crds=crds), [root / name for name in clusters]
     count = sum(len(objects) for objects, _ in clusters.values())
-    report = validate(resources, SchemaStore(crds=crds), count, roots=[root / name for name in clusters])
+    bulk = clean(nodes, resources, store, roots) if nodes else None
+    report = None if bulk is None else validate(resources, store, count, roots=roots)
+    if report is None or not report.valid:  # refused: one by one, in file order, as validate reports
+        report = validate([r for f in files for r in _resources(f)], store, count, roots=roots)
     if not report.valid:
         errors = [f for f in report.findings if f.is_error]
         lines = [*(line for f in errors for line in render(f, Path.cwd())), summary(report)]
         raise FoundProblems("the compiled tree does not validate; nothing was written", lines)
     return [f.problem for f in report.sources]
+
+
+def _resources(file: BuiltFile) -> list[Resource]:
+    return [Resource(Document(file.path, obj, text=file.text, index=i)) for i, obj in enumerate(file.objects)]

@@ -91,19 +91,26 @@ def leaf_quotas(tree: Tree) -> Iterator[Finding]:
                 )
 
 
-def node_levels(tree: Tree) -> Iterator[Finding]:
-    """K1/R17: KAI, like Kueue, drops a node that misses any level label of the Topology."""
-    topologies = by_cluster(tree, "Topology", KAI_TOPOLOGY_API)
-    if not topologies:  # a Kueue tree: its Nodes are nodes.py's to check
-        return
-    nodes = by_cluster(tree, "Node", "v1")
-    for folder, found in topologies.items():
-        levels = {
+def topology_levels(tree: Tree) -> dict[Path, set[str]]:
+    """Cluster folder -> the level labels of its KAI Topologies ({} in a Kueue tree)."""
+    return {
+        folder: {
             str(lv.get("nodeLabel"))
             for t in found
             for lv in list_of(spec_of(t).get("levels"))
             if isinstance(lv, dict)
         }
+        for folder, found in by_cluster(tree, "Topology", KAI_TOPOLOGY_API).items()
+    }
+
+
+def node_levels(tree: Tree) -> Iterator[Finding]:
+    """K1/R17: KAI, like Kueue, drops a node that misses any level label of the Topology."""
+    topologies = topology_levels(tree)
+    if not topologies:  # a Kueue tree: its Nodes are nodes.py's to check
+        return
+    nodes = by_cluster(tree, "Node", "v1")
+    for folder, levels in topologies.items():
         for node in nodes.get(folder, []):
             labels = meta_of(node, "labels")
             # the hostname is the kubelet's (R29), a declared level the node's own (R42)

@@ -18,7 +18,7 @@ def _labels(resource: Resource) -> dict[str, str]:
     return meta_of(resource, "labels")
 
 
-def _class_levels(tree: Tree) -> dict[str, list[str]]:
+def class_levels(tree: Tree) -> dict[str, list[str]]:
     """gpu-class -> the level labels of its TAS flavor's Topology."""
     levels = {
         t.name: [lv.get("nodeLabel") for lv in list_of(spec_of(t).get("levels")) if isinstance(lv, dict)]
@@ -60,7 +60,7 @@ MULTIKUEUE = "kueue.x-k8s.io/multikueue"  # compile/fleet.py CONTROLLER
 
 
 def node_levels(tree: Tree) -> Iterator[Finding]:
-    by_class = _class_levels(tree)
+    by_class = class_levels(tree)
     for resource, path, labels in _label_sets(tree):
         gpu_class = str(labels.get(GPU_CLASS) or "")  # the schema reports a label that is no string
         # the kubelet sets the hostname label; a partial Node in Git never carries it (R29), nor
@@ -82,7 +82,7 @@ def flavor_nodes(tree: Tree) -> Iterator[Finding]:
     """A MultiKueue manager's flavors are placed on its workers' nodes (§11, M2): no warning."""
     if any(spec_of(ac).get("controllerName") == MULTIKUEUE for ac in tree.of("AdmissionCheck")):
         return
-    carried = {str(labels.get(GPU_CLASS)) for _, _, labels in _label_sets(tree)}
+    carried = {str(labels.get(GPU_CLASS)) for _, _, labels in _label_sets(tree)} | tree.carried
     for rf in tree.of("ResourceFlavor"):
         spec = spec_of(rf)
         gpu_class = map_of(spec.get("nodeLabels")).get(GPU_CLASS)

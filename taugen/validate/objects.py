@@ -34,7 +34,7 @@ def sizes(resources: Sequence[Resource]) -> Iterator[Finding]:
         if size > MAX_FILE:  # G2: an error; the 100,000-node benchmark's largest file is 310,938 bytes
             message = f"the file is {size:,} bytes; SPEC G2 allows 1,048,576"
             yield finding(group[0], [], "size", message, FILE_HINT)
-        if text is not None and "&" not in text and _largest_document(text) * JSON_PER_BYTE <= MAX_OBJECT:
+        if text is not None and "&" not in text and largest_document(text) * JSON_PER_BYTE <= MAX_OBJECT:
             continue  # no object of this file can be too large: the JSON is not made
         for resource in group:
             length = len(json.dumps(resource.obj, separators=(",", ":"), ensure_ascii=False, default=str))
@@ -43,7 +43,7 @@ def sizes(resources: Sequence[Resource]) -> Iterator[Finding]:
                 yield finding(resource, [], "size", message, SIZE_HINT)
 
 
-def _largest_document(text: str) -> int:
+def largest_document(text: str) -> int:
     """The longest stretch between document markers (`---`, `...` at a line's start): no
     document's text is longer (a marker inside a scalar ends it, in YAML)."""
     starts = [0, *(m.start() for m in _MARKER.finditer(text)), len(text)]
@@ -67,7 +67,7 @@ def _file_size(path: Path) -> int:
 def duplicates(resources: Sequence[Resource], roots: Sequence[Path]) -> Iterator[Finding]:
     """The second object of a (group, kind, namespace, name) in one tree (each of `roots` is a
     cluster's tree; none: all one tree). kustomize refuses it, and one would overwrite the other."""
-    tree = _tree_of(roots)
+    tree = tree_of(roots)
     first: dict[Key, Resource] = {}
     for resource in resources:
         obj = resource.obj
@@ -102,7 +102,7 @@ def tree_roots(paths: Sequence[Path]) -> list[Path]:
     return roots
 
 
-def _tree_of(roots: Sequence[Path]) -> Callable[[Path], int]:
+def tree_of(roots: Sequence[Path]) -> Callable[[Path], int]:
     resolved = [r.resolve() for r in roots]
     cache: dict[Path, int] = {}
 

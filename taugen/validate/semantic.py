@@ -21,8 +21,9 @@ ADMIT_ALL = "tau.azure.com/admit-all-namespaces"  # opt-in for namespaceSelector
 class Tree:
     """The resources of one validation, indexed by kind."""
 
-    def __init__(self, resources: list[Resource]) -> None:
+    def __init__(self, resources: list[Resource], carried: frozenset[str] = frozenset()) -> None:
         self.resources = [r for r in resources if isinstance(r.obj, dict)]
+        self.carried = carried  # the gpu-classes of the vouched Nodes, which are not among them
         self._by_kind: dict[str, list[Resource]] = {}
         self.memo: dict[str, Any] = {}  # what several rules read of 100,000 Nodes, found once (issue 36)
         for resource in self.resources:
@@ -37,12 +38,16 @@ class Tree:
 
 
 def cluster_folder(resource: Resource) -> Path:
-    """The cluster folder of a resource: above nodes/ (nodes/<class>/<domain>.yaml,
-    nodelabels/base.py), else its file's folder (out/<cluster>/clusterqueue.yaml)."""
-    for folder in resource.file.parents:
+    return folder_of(resource.file)
+
+
+def folder_of(path: Path) -> Path:
+    """The cluster folder of a file: above nodes/ (nodes/<class>/<domain>.yaml,
+    nodelabels/base.py), else its folder (out/<cluster>/clusterqueue.yaml)."""
+    for folder in path.parents:
         if folder.name == NODES_DIR:
             return folder.parent
-    return resource.file.parent
+    return path.parent
 
 
 def by_cluster(tree: Tree, kind: str, api_version: str | None = None) -> dict[Path, list[Resource]]:

@@ -1,0 +1,199 @@
+"""Partial Nodes checked in bulk, not one by one (issue 36): the build's gate, and `validate`.
+
+A compiled Node is `{apiVersion: v1, kind: Node, metadata: {name, labels, annotations}}`. Of
+such a Node, `taugen validate` can find fault only with a label or annotation that is no string
+(the schema), its name, its labels' syntax, a level label its class's Topology needs (Kueue's or
+KAI's), a name met twice in one tree, or its size; and every such finding is an error. `clean`
+checks exactly those, in one walk, each distinct name, key and value once.
+
+It is a sufficient condition: when it holds, validating the Nodes one by one finds nothing
+(tests/property/test_gate_nodes.py holds it to that, against the whole engine). When it does
+not, or a Node is not as above, they are validated one by one as before, so every message and
+position is the engine's own.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from taugen.api.checks import object_checks
+from taugen.core import names
+from taugen.resolve.labels import GPU_CLASS, OWN_PREFIXES
+from taugen.validate import objects
+from taugen.validate.cel import CelCheck
+from taugen.validate.kai import topology_levels
+from taugen.validate.nodes import class_levels
+from taugen.validate.resources import Resource
+from taugen.validate.schemas import SchemaStore
+from taugen.validate.semantic import Tree, folder_of
+
+NODE = ("v1", "Node")
+_META = frozenset({"name", "labels", "annotations"})
+_TOP = frozenset({"apiVersion", "kind", "metadata"})
+TreeOf = Callable[[Path], int]  # objects.tree_of: a file -> the index of its tree
+
+
+@dataclass(frozen=True, eq=False)
+class BuiltFile:
+    """One file of objects and its text: what the build is about to write, or what `validate`
+    read fast (`clean` is asked of those whose objects are all partial Nodes)."""
+
+    path: Path
+    objects: list[dict[str, Any]]
+    text: str
+
+
+def shaped(docs: Sequence[Any]) -> bool:
+    """Every object is a partial Node of the compiled shape (its strings' types: `clean`)."""
+    return bool(docs) and all(map(_shaped, docs))
+
+
+def _shaped(obj: Any) -> bool:
+    if type(obj) is not dict or obj.keys() != _TOP or obj["apiVersion"] != "v1" or obj["kind"] != "Node":
+        return False
+    meta = obj["metadata"]
+    return (
+        type(meta) is dict
+        and meta.keys() <= _META
+        and type(meta.get("name")) is str
+        and type(meta.get("labels", {})) is dict
+        and type(meta.get("annotations", {})) is dict
+    )
+
+
+def clean(
+    files: Sequence[BuiltFile], others: list[Resource], store: SchemaStore, roots: Sequence[Path]
+) -> frozenset[str] | None:
+    """The gpu-classes the Nodes carry (as nodes.classes reads them) when `validate` could find
+    nothing to say of them beside `others`, the rest of the trees; else None."""
+    if not _kind_unchecked(store) or not all(_fits(f.text) for f in files):
+        return None
+    tree = objects.tree_of(roots)
+    try:
+        seen = _walk(files, tree, Tree(others))
+    except TypeError:  # a value that cannot be hashed is no string
+        return None
+    if seen is None or not _unique(seen, others, tree) or not _syntax(seen):
+        return None
+    return frozenset(map(str, seen.classes))
+
+
+@dataclass(frozen=True)
+class Vouched:
+    """The Nodes `clean` vouched for, by id(), and the gpu-classes they carry."""
+
+    ids: frozenset[int] = frozenset()
+    classes: frozenset[str] = frozenset()
+
+
+NOTHING = Vouched()
+
+
+def vouch(resources: Sequence[Resource], store: SchemaStore, roots: Sequence[Path]) -> Vouched:
+    """`taugen validate`'s bulk check: the Nodes of the files that hold partial Nodes alone,
+    read fast (their text kept), when `clean` vouches for them; else none."""
+    by_file: dict[Path, list[Resource]] = {}
+    for resource in resources:
+        by_file.setdefault(resource.file, []).append(resource)
+    files: list[BuiltFile] = []
+    others: list[Resource] = []
+    nodes: list[Resource] = []
+    for path, group in by_file.items():
+        text, found = group[0].doc.text, [r.obj for r in group]
+        if text is not None and shaped(found):
+            files.append(BuiltFile(path, found, text))
+            nodes += group
+        else:
+            others += group
+    carried = clean(files, others, store, roots) if files else None
+    return NOTHING if carried is None else Vouched(frozenset(map(id, nodes)), carried)
+
+
+def _kind_unchecked(store: SchemaStore) -> bool:
+    """A Node's schema is Kubernetes' own (of the shape, it refuses nothing), with no CEL rule and
+    no check of taugen's own: what any other source would say is the engine's to find."""
+    checker = store.lookup(*NODE)
+    return (
+        checker is not None
+        and checker.source == "kubernetes"
+        and CelCheck(store.rules).sites(*NODE) is None
+        and not object_checks(NODE)
+    )
+
+
+def _fits(text: str) -> bool:
+    """objects.sizes has nothing to say of the file (SPEC G2)."""
+    if len(text.encode()) > objects.MAX_FILE or "&" in text:
+        return False
+    return objects.largest_document(text) * objects.JSON_PER_BYTE <= objects.MAX_OBJECT
+
+
+@dataclass
+class _Seen:
+    """What one walk of the Nodes found: their names by tree, and each distinct string."""
+
+    names: dict[int, set[str]] = field(default_factory=dict)
+    count: int = 0
+    keys: set[Any] = field(default_factory=set)
+    values: set[Any] = field(default_factory=set)
+    notes: set[tuple[Any, Any]] = field(default_factory=set)
+    classes: set[Any] = field(default_factory=set)
+
+
+def _walk(files: Sequence[BuiltFile], tree: TreeOf, others: Tree) -> _Seen | None:
+    """Each Node once; None at the first one that misses a level label of its own that its
+    class's Topology (Kueue's: nodes.node_levels) or its cluster's (KAI's: kai.node_levels)
+    names. The kubelet sets the hostname (R29)."""
+    by_class = {c: _own(levels) for c, levels in class_levels(others).items()}
+    kai = {folder: _own(levels) for folder, levels in topology_levels(others).items()}
+    seen = _Seen()
+    last: Any = None  # the annotations of the Node before: a build gives every Node the same
+    for file in files:
+        cluster = kai.get(folder_of(file.path), set())
+        needed = {c: levels | cluster for c, levels in by_class.items()}
+        in_tree = seen.names.setdefault(tree(file.path), set())
+        seen.count += len(file.objects)
+        for node in file.objects:
+            meta = node["metadata"]
+            in_tree.add(meta["name"])
+            labels = meta.get("labels", {})
+            seen.keys.update(labels)
+            seen.values.update(labels.values())
+            gpu_class = labels.get(GPU_CLASS)
+            seen.classes.add(gpu_class)
+            if gpu_class and not needed.get(gpu_class, cluster) <= labels.keys():
+                return None
+            notes = meta.get("annotations", {})
+            if notes != last:
+                seen.notes.update(notes.items())
+                last = notes
+    return seen
+
+
+def _own(levels: set[str] | list[str]) -> set[str]:
+    return {lv for lv in levels if lv.startswith(OWN_PREFIXES)}
+
+
+def _unique(seen: _Seen, others: Sequence[Resource], tree: TreeOf) -> bool:
+    """objects.duplicates: no name twice in one tree among the Nodes, nor a Node of `others`
+    there with one of their names."""
+    if sum(map(len, seen.names.values())) != seen.count:
+        return False
+    return not any(r.kind == "Node" and r.name in seen.names.get(tree(r.file), ()) for r in others)
+
+
+def _syntax(seen: _Seen) -> bool:
+    """The schema and nodes.node_names: labels and annotations strings to strings, each name a
+    DNS subdomain, each label key and value valid."""
+    found = set().union(*seen.names.values())
+    return (
+        all(type(s) is str for s in itertools.chain(seen.keys, seen.values, *zip(*seen.notes, strict=True)))
+        and "" not in found
+        and not any(names.dns1123_subdomain_error(n) for n in found)
+        and not any(names.label_key_error(k) for k in seen.keys)
+        and not any(names.label_value_error(v) for v in seen.values)
+    )

@@ -1,0 +1,157 @@
+"""The gate's bulk check of compiled Nodes (validate/built_nodes.py, issue 36): a build's Nodes
+take it and pass; what it cannot vouch for is validated one by one, as before. That both ways
+refuse the same trees, with the same lines, is tests/property/test_gate_nodes.py's."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+import yaml
+
+import taugen.commands.validate
+import taugen.validate.built_nodes
+import taugen.validate.gate
+from taugen.commands.build import BuildOptions, build
+from taugen.commands.validate import ValidateOptions, validate_paths
+from taugen.core.errors import FoundProblems
+from taugen.emit.canonical import dump
+from taugen.validate.built_nodes import NOTHING, BuiltFile, Vouched, clean, shaped, vouch
+from taugen.validate.report import as_json
+from taugen.validate.schemas import SchemaStore
+
+REPO = Path(__file__).resolve().parents[2]
+NODES = "nodes/h200-141gb/nodes-1.yaml"
+
+
+def _node(name: str, **annotations: str) -> dict[str, Any]:
+    labels = {"tau.azure.com/gpu-class": "h200-141gb"}
+    return {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {"name": name, "labels": labels, "annotations": annotations},
+    }
+
+
+Answer = frozenset[str] | None
+
+
+@dataclass(frozen=True)
+class Example:
+    out: Path
+    gate: list[tuple[int, Answer]]  # (files, answer) of each bulk check the build's gate asked
+    node_files: list[Path]
+    classes: frozenset[str]  # as flavor_nodes reads them: a Node without a class carries "None"
+    nodes: int
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory: pytest.TempPathFactory) -> Example:
+    """The example project (seven clusters, a KAI one among them), built."""
+    root = tmp_path_factory.mktemp("example")
+    shutil.copyfile(REPO / "taugen.yaml", root / "taugen.yaml")
+    shutil.copytree(REPO / "examples", root / "examples")
+    calls: list[tuple[int, Answer]] = []
+
+    def spy(files: list[BuiltFile], *args: Any) -> Answer:
+        calls.append((len(files), clean(files, *args)))
+        return calls[-1][1]
+
+    with mock.patch.object(taugen.validate.gate, "clean", spy):
+        build(BuildOptions(project_file=root / "taugen.yaml"))
+    node_files = [p for p in (root / "out").rglob("nodes/*/*.yaml") if p.name != "kustomization.yaml"]
+    docs = [doc for path in node_files for doc in yaml.safe_load_all(path.read_text())]
+    classes = frozenset(str(d["metadata"]["labels"].get("tau.azure.com/gpu-class")) for d in docs)
+    return Example(root / "out", calls, node_files, classes, len(docs))
+
+
+def test_the_example_builds_nodes_take_the_bulk_check_and_pass(example: Example) -> None:
+    assert example.node_files and "h200-141gb" in example.classes
+    assert example.gate == [(len(example.node_files), example.classes)]
+
+
+def test_validate_vouches_for_the_example_trees_nodes(example: Example) -> None:
+    # every Node that `taugen validate out` reads is checked in bulk; the report is the one
+    # validating them one by one gives, and valid
+    found: list[Vouched] = []
+
+    def spy(*args: Any) -> Vouched:
+        found.append(vouch(*args))
+        return found[-1]
+
+    options = ValidateOptions(paths=(example.out,), project_file=example.out / "none.yaml")
+    with mock.patch.object(taugen.commands.validate, "vouch", spy):
+        report = validate_paths(options)
+    with mock.patch.object(taugen.commands.validate, "vouch", lambda *_: NOTHING):
+        one_by_one = validate_paths(options)
+    assert [(len(v.ids), v.classes) for v in found] == [(example.nodes, example.classes)]
+    assert report.valid and as_json(report, example.out) == as_json(one_by_one, example.out)
+
+
+def test_a_file_over_one_mib_of_right_nodes_is_refused_as_one_by_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # each Node is small and right; together they make a file SPEC G2 refuses (at the first
+    # object, below the header and its `---`)
+    monkeypatch.chdir(tmp_path)
+    nodes = [_node(f"h200-{i}", note="x" * 600) for i in range(2_000)]
+    objects, files = {NODES: nodes}, {NODES: dump(nodes)}
+    assert shaped(nodes) and len(files[NODES]) > 1_048_576
+    refusals = []
+    for check in (clean, lambda *_: None):
+        monkeypatch.setattr(taugen.validate.gate, "clean", check)
+        with pytest.raises(FoundProblems) as refused:
+            taugen.validate.gate.check_tree(tmp_path / "out", {"c1": (objects, files)})
+        refusals.append(refused.value.lines)
+    size = len(files[NODES])
+    assert refusals[0] == refusals[1]
+    assert refusals[0][0] == (
+        f"out/c1/{NODES}:3:1: error: Node/h200-0: the file is {size:,} bytes; SPEC G2 allows 1,048,576 (size)"
+    )
+
+
+def _files(*nodes: dict[str, Any], text: str | None = None) -> list[BuiltFile]:
+    return [
+        BuiltFile(Path("out/c1") / NODES, list(nodes), text if text is not None else dump(nodes).decode())
+    ]
+
+
+def test_right_nodes_are_clean() -> None:
+    assert clean(_files(_node("a"), _node("b")), [], SchemaStore(), [Path("out/c1")]) == frozenset(
+        {"h200-141gb"}
+    )
+
+
+def test_an_anchor_in_the_text_is_left_to_the_engine() -> None:
+    # an alias can make an object far larger than its text (objects.sizes measures its JSON)
+    text = dump([_node("a")]).decode().replace("metadata:", "metadata: &m", 1)
+    assert None is clean(_files(_node("a"), text=text), [], SchemaStore(), [Path("out/c1")])
+
+
+def test_a_node_check_of_taugen_own_is_left_to_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    # were a check of taugen's own to speak of Nodes, the bulk check could not vouch for them
+    monkeypatch.setattr(taugen.validate.built_nodes, "object_checks", lambda key: ("a check",))
+    assert None is clean(_files(_node("a")), [], SchemaStore(), [Path("out/c1")])
+
+
+@pytest.mark.parametrize(
+    "obj",
+    [
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "a"}, "spec": {}},
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "a", "namespace": "x"}},
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": 1}},
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": "a", "labels": None}},
+        {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a"}},
+        "Node",
+    ],
+)
+def test_what_is_not_a_compiled_node_is_not_shaped(obj: Any) -> None:
+    assert not shaped([_node("a"), obj])
+
+
+def test_no_objects_are_not_shaped() -> None:
+    assert not shaped([])
