@@ -68,7 +68,7 @@ def _shaped(obj: Any) -> bool:
 def clean(
     files: Sequence[BuiltFile], others: list[Resource], store: SchemaStore, roots: Sequence[Path]
 ) -> frozenset[str] | None:
-    """The gpu-classes the Nodes carry (as nodes.classes reads them) when `validate` could find
+    """The gpu-classes the Nodes carry (as flavor_nodes reads them) when `validate` could find
     nothing to say of them beside `others`, the rest of the trees; else None."""
     if not _kind_unchecked(store) or not all(_fits(f.text) for f in files):
         return None
@@ -127,9 +127,7 @@ def _kind_unchecked(store: SchemaStore) -> bool:
 
 def _fits(text: str) -> bool:
     """objects.sizes has nothing to say of the file (SPEC G2)."""
-    if len(text.encode()) > objects.MAX_FILE or "&" in text:
-        return False
-    return objects.largest_document(text) * objects.JSON_PER_BYTE <= objects.MAX_OBJECT
+    return len(text.encode()) <= objects.MAX_FILE and objects.objects_fit(text)
 
 
 @dataclass

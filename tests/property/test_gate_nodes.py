@@ -159,27 +159,24 @@ def _validate(root: Path, vouching: bool) -> tuple[str, str, str]:
     return text(report, Path.cwd()), as_json(report, Path.cwd()), junit(report, Path.cwd())
 
 
-@settings(max_examples=200)
-@given(
-    count=st.integers(1, 6),
-    kai=st.booleans(),
-    faults=st.lists(st.tuples(FAULTS, st.integers(0, 5)), max_size=2),
-    broken=st.booleans(),
-)
-def test_the_bulk_check_refuses_what_one_by_one_refuses(
-    count: int,
-    kai: bool,
-    faults: list[tuple[Fault, int]],
-    broken: bool,
-    monkeypatch: pytest.MonkeyPatch,
-    tmp_path: Path,
-) -> None:
-    # every line, the summary's count of resources included, the rest of the tree right or not
-    monkeypatch.chdir(tmp_path)
+def _faulted(count: int, faults: list[tuple[Fault, int]]) -> list[dict[str, Any]]:
     nodes = [_node(i) for i in range(count)]
     for fault, at in faults:
         with contextlib.suppress(AttributeError, TypeError):  # an earlier fault left no mapping there
             fault(nodes, at % count)
+    return nodes
+
+
+DRAWN = st.builds(_faulted, st.integers(1, 6), st.lists(st.tuples(FAULTS, st.integers(0, 5)), max_size=2))
+
+
+@settings(max_examples=200)
+@given(nodes=DRAWN, kai=st.booleans(), broken=st.booleans())
+def test_the_bulk_check_refuses_what_one_by_one_refuses(
+    nodes: list[dict[str, Any]], kai: bool, broken: bool, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # every line, the summary's count of resources included, the rest of the tree right or not
+    monkeypatch.chdir(tmp_path)
     bulk = _gate(copy.deepcopy(nodes), kai, clean, broken)
     assert bulk == _gate(copy.deepcopy(nodes), kai, lambda *_: None, broken)
 
@@ -199,26 +196,12 @@ def test_right_nodes_pass_the_bulk_check(count: int, kai: bool) -> None:
 
 
 @settings(max_examples=100)
-@given(
-    count=st.integers(1, 6),
-    kai=st.booleans(),
-    faults=st.lists(st.tuples(FAULTS, st.integers(0, 5)), max_size=2),
-    broken=st.booleans(),
-)
+@given(nodes=DRAWN, kai=st.booleans(), broken=st.booleans())
 def test_validate_reports_the_same_with_the_bulk_check(
-    count: int,
-    kai: bool,
-    faults: list[tuple[Fault, int]],
-    broken: bool,
-    monkeypatch: pytest.MonkeyPatch,
-    tmp_path: Path,
+    nodes: list[dict[str, Any]], kai: bool, broken: bool, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     # every finding, warnings too (a flavor no vouched Node carries), and each resource's status
     monkeypatch.chdir(tmp_path)
-    nodes = [_node(i) for i in range(count)]
-    for fault, at in faults:
-        with contextlib.suppress(AttributeError, TypeError):
-            fault(nodes, at % count)
     root = Path(tempfile.mkdtemp(dir=tmp_path))
     for rel, content in _tree(nodes, kai, broken)[1].items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
