@@ -31,7 +31,7 @@ def _map(node: dict[str, Any], indent: str, lines: list[str], spell: Callable[[s
     if not node:
         return False
     for key, value in node.items():
-        if type(key) is not str or not _simple_key(key):
+        if type(key) is not str or not simple_key(key):
             return False  # other keys libyaml may write as `? key`: leave them to it
         if type(value) is dict:
             lines.append(f"{indent}{key}:\n")
@@ -48,7 +48,7 @@ def _map(node: dict[str, Any], indent: str, lines: list[str], spell: Callable[[s
 
 
 @lru_cache(maxsize=1 << 12)
-def _simple_key(key: str) -> bool:
+def simple_key(key: str) -> bool:
     """A key written plain and inline: a 100,000-node tree repeats a dozen keys (issue 36)."""
     return _plain(key) and len(key) < _SIMPLE_KEY
 
