@@ -61,7 +61,8 @@ class NodeWriter:
         self._notes: dict[tuple[tuple[str, str], ...], str | None] = {}
 
     def __call__(self, doc: dict[str, Any]) -> str | None:
-        """The document (with its `---` line), or None when blocks.block would not write it."""
+        """The document as dump writes it (with its `---` line), or None: then dump's general
+        path writes it (blocks.block, or PyYAML where blocks gives up)."""
         meta = _metadata(doc)
         if meta is None:
             return None
