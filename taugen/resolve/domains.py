@@ -49,7 +49,11 @@ def sources_of(cluster: Cluster) -> TopologyLabels:
 
 def source_key(node: NodeFacts, keys: Sequence[str]) -> str | None:
     """R37: the first of `keys` the node carries (None: the domain is a singleton, R14)."""
-    return next((key for key in keys if key in node.labels), None)
+    labels = node.labels
+    for key in keys:  # a loop, not next() over a generator: twice per GPU node (issue 36)
+        if key in labels:
+            return key
+    return None
 
 
 def topology_labels(
@@ -60,10 +64,12 @@ def topology_labels(
     site = node.site or default_site
     if site is None:
         problems.append(_no_site(node))
-    labels = {SITE: site or ""}
     network = source_key(node, sources.networkDomain)
-    labels.update(_domain(node, network, NETWORK_DOMAIN, problems))
-    labels.update(_domain(node, source_key(node, sources.acceleratorDomain), ACCELERATOR_DOMAIN, problems))
+    labels = {
+        SITE: site or "",
+        NETWORK_DOMAIN: _domain(node, network, problems),
+        ACCELERATOR_DOMAIN: _domain(node, source_key(node, sources.acceleratorDomain), problems),
+    }
     if network == PROVIDER_NETWORK_DOMAIN:
         labels[INFINIBAND] = "true"  # R12: an authoritative shared fabric
     return labels, problems
@@ -78,7 +84,8 @@ def _no_site(node: NodeFacts) -> Problem:
     return node.at("name").problem("R11", message, hint)
 
 
-def _domain(node: NodeFacts, provider: str | None, level: str, problems: list[Problem]) -> dict[str, str]:
+def _domain(node: NodeFacts, provider: str | None, problems: list[Problem]) -> str:
+    """A level's value: the provider label's, else the node's singleton (R12-R14)."""
     value = None if provider is None else node.labels[provider]
     if provider is None or value is None:
         hostname = hostname_of(node)
@@ -90,7 +97,7 @@ def _domain(node: NodeFacts, provider: str | None, level: str, problems: list[Pr
                     "fix the label in the inventory",
                 )
             )
-        return {level: singleton(hostname)}  # R12/R13: never implied by GPU model
+        return singleton(hostname)  # R12/R13: never implied by GPU model
     if why := _value_error(value):
         problems.append(
             node.at("labels", provider).problem(
@@ -99,7 +106,7 @@ def _domain(node: NodeFacts, provider: str | None, level: str, problems: list[Pr
                 "fix the provider label value in the inventory",
             )
         )
-    return {level: value}
+    return value
 
 
 @dataclass(frozen=True)

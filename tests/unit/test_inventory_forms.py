@@ -202,6 +202,18 @@ def test_own_labels_that_differ_are_drift_warnings(tmp_path: Path) -> None:
     assert node["metadata"]["labels"]["tau.azure.com/network-domain"] == "singleton-h-0"
 
 
+def test_own_labels_are_drift_on_every_node_after_many_without(tmp_path: Path) -> None:
+    """Issue 36: resolve remembers label keys that are not taugen's own; a node whose keys are
+    all remembered is skipped. Nodes without own labels first, then each of several with one,
+    among the same other keys: every one is still found (sorted by name, so in this order)."""
+    plain = [gpu_node(f"a-{i}", labels={"team": "x", "zone": "z"}) for i in range(5)]
+    own = {"team": "x", "zone": "z", "tau.azure.com/gpu-class": "a100-80gb"}
+    drifted = [gpu_node(f"b-{i}", labels=own) for i in range(3)]
+    result = run_build(write_project(tmp_path, inventory([*plain, *drifted])))
+    drift = [w.message.split(":")[0] for w in result.warnings if w.rule == "drift"]
+    assert drift == ["node b-0", "node b-1", "node b-2"]
+
+
 def test_matching_own_labels_are_not_drift(tmp_path: Path) -> None:
     resolved = labels_by_node(resolve_project(write_project(tmp_path / "a", inventory([gpu_node("h-0")]))))
     project = write_project(tmp_path / "b", inventory([gpu_node("h-0", labels=resolved["h-0"])]))
