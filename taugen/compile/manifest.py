@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 MANAGED_BY = "app.kubernetes.io/managed-by"
@@ -14,6 +14,9 @@ SYNC_OPTIONS = "argocd.argoproj.io/sync-options"
 class Manifest:
     file: str  # path relative to out/<cluster>/
     obj: dict[str, Any]
+    # obj is already in emit's canonical order (canonical.ordered would return it unchanged): the
+    # decorated partial Nodes, built so in one step (issue 36), which emit then takes as they are
+    ordered: bool = field(default=False, compare=False)
 
     @property
     def kind(self) -> str:

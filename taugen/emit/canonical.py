@@ -121,7 +121,7 @@ def emit_objects(manifests: Iterable[Manifest]) -> dict[str, list[dict[str, Any]
     for manifest in manifests:
         by_file[manifest.file].append(manifest)
     return {
-        name: [ordered(m.obj) for m in sorted(group, key=file_order)]
+        name: [m.obj if m.ordered else ordered(m.obj) for m in sorted(group, key=file_order)]
         for name, group in sorted(by_file.items())
     }
 
