@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -39,12 +40,18 @@ TreeOf = Callable[[Path], int]  # objects.tree_of: a file -> the index of its tr
 
 @dataclass(frozen=True, eq=False)
 class BuiltFile:
-    """One file of objects and its text: what the build is about to write, or what `validate`
-    read fast (`clean` is asked of those whose objects are all partial Nodes)."""
+    """One file of objects and its text: what the build is about to write (its bytes), or what
+    `validate` read fast (`clean` is asked of those whose objects are all partial Nodes)."""
 
     path: Path
     objects: list[dict[str, Any]]
-    text: str
+    source: str | bytes  # the text, or its UTF-8 bytes: decoded only when a position is needed
+
+    @cached_property
+    def text(self) -> str:
+        """The file's text (issue 36: a build's gate decoded every file, 80 MiB at 100,000 Nodes,
+        which `clean` reads as bytes)."""
+        return self.source if isinstance(self.source, str) else self.source.decode()
 
 
 def shaped(docs: Sequence[Any]) -> bool:
@@ -70,7 +77,7 @@ def clean(
 ) -> frozenset[str] | None:
     """The gpu-classes the Nodes carry (as flavor_nodes reads them) when `validate` could find
     nothing to say of them beside `others`, the rest of the trees; else None."""
-    if not _kind_unchecked(store) or not all(_fits(f.text) for f in files):
+    if not _kind_unchecked(store) or not all(_fits(f.source) for f in files):
         return None
     tree = objects.tree_of(roots)
     try:
@@ -125,9 +132,10 @@ def _kind_unchecked(store: SchemaStore) -> bool:
     )
 
 
-def _fits(text: str) -> bool:
+def _fits(source: str | bytes) -> bool:
     """objects.sizes has nothing to say of the file (SPEC G2)."""
-    return len(text.encode()) <= objects.MAX_FILE and objects.objects_fit(text)
+    size = len(source) if isinstance(source, bytes) else len(source.encode())
+    return size <= objects.MAX_FILE and objects.objects_fit(source)
 
 
 @dataclass

@@ -26,7 +26,7 @@ def check_tree(
     The objects are validated as they are; a position is found in the file's text only for a
     problem (parsing the emitted tree again would double a large build's time)."""
     files = [
-        BuiltFile(root / name / rel, docs, texts[rel].decode())  # one path per file (issue 36)
+        BuiltFile(root / name / rel, docs, texts[rel])  # one path per file (issue 36)
         for name, (objects, texts) in clusters.items()
         for rel, docs in objects.items()
     ]

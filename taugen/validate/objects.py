@@ -24,6 +24,7 @@ JSON_PER_BYTE = 8  # an object's JSON is at most ~6 times its YAML text (`<` is 
 FILE_HINT = "split it: kustomize and Argo CD read it whole (taugen writes node shards in smaller files)"
 SIZE_HINT = "split it: an object is at most 262,144 bytes as JSON and a file at most 1 MiB (SPEC G2)"
 _MARKER = re.compile(r"\n(?:---|\.\.\.)[ \t\r\n]")  # one missed makes a span longer: safe
+_MARKER_BYTES = re.compile(_MARKER.pattern.encode())
 Key = tuple[int, str, str, str, str]  # tree, group, kind, namespace, name
 
 
@@ -43,16 +44,18 @@ def sizes(resources: Sequence[Resource]) -> Iterator[Finding]:
                 yield finding(resource, [], "size", message, SIZE_HINT)
 
 
-def objects_fit(text: str) -> bool:
-    """No object of this text can be too large as JSON: no alias, and no document's text over
-    an eighth of the limit."""
-    return "&" not in text and largest_document(text) * JSON_PER_BYTE <= MAX_OBJECT
+def objects_fit(text: str | bytes) -> bool:
+    """No object of this text (or its UTF-8 bytes) can be too large as JSON: no alias, and no
+    document's text over an eighth of the limit."""
+    alias = "&" in text if isinstance(text, str) else b"&" in text
+    return not alias and largest_document(text) * JSON_PER_BYTE <= MAX_OBJECT
 
 
-def largest_document(text: str) -> int:
+def largest_document(text: str | bytes) -> int:
     """The longest stretch between document markers (`---`, `...` at a line's start): no
-    document's text is longer (a marker inside a scalar ends it, in YAML)."""
-    starts = [0, *(m.start() for m in _MARKER.finditer(text)), len(text)]
+    document's text is longer (a marker inside a scalar ends it, in YAML); in bytes, of bytes."""
+    found = _MARKER.finditer(text) if isinstance(text, str) else _MARKER_BYTES.finditer(text)
+    starts = [0, *(m.start() for m in found), len(text)]
     return max(b - a for a, b in itertools.pairwise(starts))
 
 

@@ -16,6 +16,7 @@ import yaml
 import taugen.commands.validate
 import taugen.validate.built_nodes
 import taugen.validate.gate
+import taugen.validate.objects
 from taugen.commands.build import BuildOptions, build
 from taugen.commands.validate import ValidateOptions, validate_paths
 from taugen.core.errors import FoundProblems
@@ -114,22 +115,41 @@ def test_a_file_over_one_mib_of_right_nodes_is_refused_as_one_by_one(
     )
 
 
-def _files(*nodes: dict[str, Any], text: str | None = None) -> list[BuiltFile]:
-    return [
-        BuiltFile(Path("out/c1") / NODES, list(nodes), text if text is not None else dump(nodes).decode())
-    ]
+def _files(*nodes: dict[str, Any], text: str | None = None, as_bytes: bool = False) -> list[BuiltFile]:
+    """One file of the Nodes, its text as `validate` keeps it, or its bytes as a build has them."""
+    source = text if text is not None else dump(nodes).decode()
+    return [BuiltFile(Path("out/c1") / NODES, list(nodes), source.encode() if as_bytes else source)]
 
 
-def test_right_nodes_are_clean() -> None:
-    assert clean(_files(_node("a"), _node("b")), [], SchemaStore(), [Path("out/c1")]) == frozenset(
-        {"h200-141gb"}
-    )
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_right_nodes_are_clean(as_bytes: bool) -> None:
+    files = _files(_node("a"), _node("b"), as_bytes=as_bytes)
+    assert clean(files, [], SchemaStore(), [Path("out/c1")]) == frozenset({"h200-141gb"})
 
 
-def test_an_anchor_in_the_text_is_left_to_the_engine() -> None:
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_an_anchor_in_the_text_is_left_to_the_engine(as_bytes: bool) -> None:
     # an alias can make an object far larger than its text (objects.sizes measures its JSON)
     text = dump([_node("a")]).decode().replace("metadata:", "metadata: &m", 1)
-    assert None is clean(_files(_node("a"), text=text), [], SchemaStore(), [Path("out/c1")])
+    files = _files(_node("a"), text=text, as_bytes=as_bytes)
+    assert None is clean(files, [], SchemaStore(), [Path("out/c1")])
+
+
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_a_file_over_one_mib_in_utf8_is_left_to_the_engine(as_bytes: bool) -> None:
+    """G2 counts bytes: 700,000 characters of `é` are 1.4 MB, in either form of the text."""
+    node = _node("a", note="é" * 700_000)
+    assert None is clean(_files(node, as_bytes=as_bytes), [], SchemaStore(), [Path("out/c1")])
+    assert clean(_files(_node("a", note="é" * 100), as_bytes=as_bytes), [], SchemaStore(), [Path("out/c1")])
+
+
+def test_a_built_file_decodes_its_bytes_only_when_asked() -> None:
+    """Issue 36: the gate no longer decodes every file it is given (80 MiB at 100,000 Nodes)."""
+    text = dump([_node("a", note="é")]).decode()
+    built = BuiltFile(Path("out/c1") / NODES, [_node("a", note="é")], text.encode())
+    assert "text" not in vars(built)
+    assert built.text == text and "text" in vars(built)
+    assert BuiltFile(built.path, built.objects, text).text is text
 
 
 def test_a_node_check_of_taugen_own_is_left_to_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -155,3 +175,15 @@ def test_what_is_not_a_compiled_node_is_not_shaped(obj: Any) -> None:
 
 def test_no_objects_are_not_shaped() -> None:
     assert not shaped([])
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "---\na: 1\n", "a: 1\n---\nb: 2\n...\n---\nc: é\n", "x: '\n---\n'\n" + "y: 2\n" * 40],
+)
+def test_the_largest_document_is_measured_alike_in_text_and_bytes(text: str) -> None:
+    """In bytes it counts a document's UTF-8 bytes: as many as its characters when ASCII."""
+    in_bytes = taugen.validate.objects.largest_document(text.encode())
+    assert in_bytes >= taugen.validate.objects.largest_document(text)
+    assert (in_bytes == taugen.validate.objects.largest_document(text)) is text.isascii()
+    assert taugen.validate.objects.objects_fit(text.encode()) == taugen.validate.objects.objects_fit(text)
