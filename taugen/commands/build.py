@@ -36,7 +36,7 @@ from taugen.validate.gate import check_tree
 from taugen.write.cache import Request, lookup, store
 from taugen.write.check import describe
 from taugen.write.exclusive import exclusive
-from taugen.write.journal import read_files, recover, staging_dir, write_tree
+from taugen.write.journal import FilesOnDisk, recover, staging_dir, write_tree
 from taugen.write.safety import check_cluster_folders, check_output_root
 
 
@@ -295,7 +295,7 @@ def _differences(
     """What is not as a build would write it: every file compared with a real compile (R34)."""
     lines = []
     for name, content in files.items():
-        lines += describe(_shown(project, root / name), read_files(root / name), content)
+        lines += describe(_shown(project, root / name), FilesOnDisk(root / name), content)
     lines += [
         f"{_shown(project, root / name)}: "
         + (_NOT_CONFIGURED if name in GITOPS_FOLDERS else "cluster no longer in the project")

@@ -14,7 +14,7 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -26,7 +26,7 @@ from taugen.core.errors import Problem
 from taugen.core.names import GITOPS_FOLDERS
 from taugen.core.timestamps import utc_text
 from taugen.load.limits import MAX_BYTES
-from taugen.write.journal import read_files
+from taugen.write.journal import FilesOnDisk
 
 CACHE_ENV = "TAUGEN_CACHE_DIR"  # where entries live; default $XDG_CACHE_HOME/taugen or ~/.cache/taugen
 _SKIPPED = ("__pycache__",)
@@ -116,13 +116,13 @@ def _key(request: Request) -> str | None:
 def _state(request: Request) -> dict[str, str]:
     """A digest of each cluster folder, of G6's two and of the lock, as they are now."""
     folders = (*request.clusters, *GITOPS_FOLDERS)  # a hand-edited _argocd/ is no no-op
-    state = {name: _tree_digest(read_files(request.root / name)) for name in folders}
+    state = {name: _tree_digest(FilesOnDisk(request.root / name)) for name in folders}
     lock = _bounded(request.lock)
     state["taugen.lock"] = "" if lock is None else hashlib.sha256(lock).hexdigest()
     return state
 
 
-def _tree_digest(files: dict[str, bytes]) -> str:
+def _tree_digest(files: Mapping[str, bytes]) -> str:
     digest = hashlib.sha256()
     for rel in sorted(files):
         digest.update(rel.encode() + b"\0" + hashlib.sha256(files[rel]).digest())
