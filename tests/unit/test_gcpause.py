@@ -6,10 +6,14 @@ from __future__ import annotations
 import gc
 import weakref
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from taugen.commands.report.command import ReportOptions, report_html
 from taugen.core.gcpause import paused_gc
+from tests.support.helpers import gpu_node, inventory
+from tests.support.unit import run_build, write_project
 
 
 class Cell:
@@ -67,4 +71,19 @@ def test_a_pause_inside_a_pause_leaves_the_collector_off() -> None:
         with paused_gc():
             pass
         assert not gc.isenabled()
+    assert gc.isenabled()
+
+
+def test_build_and_report_load_and_compile_with_the_collector_paused(tmp_path: Path) -> None:
+    """Each stage they name runs paused (`report` ran its load and diff with the collector on),
+    and the collector is on again once they return."""
+    project = write_project(tmp_path, inventory([gpu_node("h200-0")]))
+    stages: list[tuple[str, bool]] = []
+
+    def stage(name: str) -> None:
+        stages.append((name, gc.isenabled()))
+
+    run_build(project, progress=stage)
+    report_html(ReportOptions(project, out=tmp_path / "r.html", cwd=tmp_path, progress=stage))
+    assert len(stages) == 8 and not any(enabled for _, enabled in stages)
     assert gc.isenabled()

@@ -16,6 +16,7 @@ from taugen.commands.report.topology import hosts_of, outside_of, path_levels, t
 from taugen.context.cluster import ClusterView, PlanOptions
 from taugen.context.session import ProjectContext, open_project
 from taugen.core.errors import TaugenError
+from taugen.core.gcpause import paused_gc
 from taugen.core.progress import Progress, silent
 from taugen.core.timestamps import utc_text
 from taugen.engines.changes.engine import DiffOptions, DiffResult, diff
@@ -61,9 +62,12 @@ def collect(options: ReportOptions) -> ReportPage:
 
 
 def report_html(options: ReportOptions) -> str:
-    found = collect(options)
-    options.progress("writing the page")
-    return page(found.title, found.subtitle, found.clusters)
+    """The page, with the collector paused, as `build` and `diff` pause it (core/gcpause.py,
+    issue 36: it walked the loaded inventory again and again)."""
+    with paused_gc():
+        found = collect(options)
+        options.progress("writing the page")
+        return page(found.title, found.subtitle, found.clusters)
 
 
 def write_report(options: ReportOptions) -> Path:
