@@ -63,7 +63,7 @@ _KEPT = 64  # annotation sets remembered: every Node of a build has the same few
 
 def _node(obj: dict[str, Any], backend: CompileBackend) -> dict[str, Any] | None:
     """A partial Node (nodelabels/node.py: a name and maps of strings to strings), decorated as
-    `_decorated` decorates it and in emit's canonical order, with each map built once (issue 36:
+    `_general` decorates it and in emit's canonical order, with each map built once (issue 36:
     decorating, then ordering, built each three times for 100,000 Nodes); None for anything
     else. `tests/property/test_decorate_nodes.py` holds it to the general path."""
     if obj.keys() != _TOP or obj["apiVersion"] != "v1" or obj["kind"] != "Node" or "v1" in backend.crd_groups:
