@@ -23,6 +23,7 @@ from taugen.core.names import GITOPS_FOLDERS
 from taugen.core.progress import Progress, silent
 from taugen.emit.canonical import emit_objects, render
 from taugen.emit.folders import render_folders
+from taugen.emit.split import split_node_files
 from taugen.load.profiles import LoadedProfile, profile_files
 from taugen.load.project import LoadedProject
 from taugen.lock.lockfile import LockState, lock_bytes
@@ -211,14 +212,20 @@ def _compile(
     digest = catalog_digest(resolved, profiles, quotas, tiers)
     backend = scheduler_of(cluster.scheduler)
     manager = view.manager
+    split = split_node_files(resolved, backend)  # a large cluster's Nodes: two processes (issue 36)
+    nodes = split is None  # else the node-label objects are built (split's)
     # one expression: the undecorated manifests are let go once decorated, before the tree is
     # written and checked (issue 36: held to the end, they raised a 100k build's peak by 50 MiB)
     objects = emit_objects(
         decorate(
-            cluster_manifests(backend, resolved, quotas, profiles, digest, guarantees, manager, tiers),
+            cluster_manifests(
+                backend, resolved, quotas, profiles, digest, guarantees, manager, tiers, node_objects=nodes
+            ),
             backend,
         )
     )
+    if split is not None:
+        objects = dict(sorted({**objects, **split.objects}.items()))
     entry = ClusterLock(
         observedAt=resolved.observed_at.astimezone(UTC),
         inputsDigest=digest,
@@ -231,7 +238,8 @@ def _compile(
     warnings = [*view.history.warnings, *resolved.warnings, *view.quota_warnings]
     age = cluster.maxInventoryAge
     deadline = None if age is None or project.plan.allow_stale else resolved.observed_at + age
-    return CompiledCluster(render(objects), objects, entry, warnings, deadline, resolved.rules)
+    texts = render(objects, None if split is None else split.texts)
+    return CompiledCluster(texts, objects, entry, warnings, deadline, resolved.rules)
 
 
 def _held(quotas: Sequence[ClassQuota], manager: ManagerPlan | None) -> dict[str, int]:

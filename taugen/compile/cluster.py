@@ -29,10 +29,13 @@ def cluster_manifests(
     guarantees: Guarantees | None = None,
     manager: ManagerPlan | None = None,
     tiers: Tiers = NO_TIERS,
+    *,
+    node_objects: bool = True,
 ) -> list[Manifest]:
     """Every object of out/<cluster>/ before decoration (waves, managed-by: decorate.py).
     `backend`: the cluster's scheduler (taugen/schedulers/registry.py). A MultiKueue manager's
-    `quotas` are the fleet's (M2); `manager` adds M1's objects; `tiers`: the project's (R50)."""
+    `quotas` are the fleet's (M2); `manager` adds M1's objects; `tiers`: the project's (R50);
+    `node_objects` False leaves out the node-label objects (emit/split.py builds them)."""
     order = flavor_order([q.gpu_class for q in quotas], profiles)  # R47; no list: R25's order
     by_class = {q.gpu_class: q for q in quotas}
     queues = backend.compile(resolved, [by_class[c] for c in order], guarantees or Guarantees(), tiers)
@@ -41,7 +44,7 @@ def cluster_manifests(
         *priority_classes(tiers),
         *admission_policy(),  # G3: before any partial Node
         *slot_rule(quotas if manager is None else manager.own),  # G4
-        *node_labels(resolved),
+        *(node_labels(resolved) if node_objects else []),
         *(queues if manager is None else with_admission_check(placed_by_workers(queues, manager.own))),
         *fleet,
         catalog(resolved, profiles, quotas, digest, backend.catalog_namespace, tiers),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import yaml
@@ -126,11 +126,15 @@ def emit_objects(manifests: Iterable[Manifest]) -> dict[str, list[dict[str, Any]
     }
 
 
-def render(objects: dict[str, list[dict[str, Any]]]) -> dict[str, bytes]:
+def render(
+    objects: dict[str, list[dict[str, Any]]], written: Mapping[str, bytes] | None = None
+) -> dict[str, bytes]:
     """The bytes of every file, and the kustomizations that list them: the cluster folder's
     (the core) lists its own files; each subfolder holding files (a node-label shard, G1) has
-    its own, which the core does not list: each is a root, synced by its own Application."""
-    files = {name: dump(docs) for name, docs in objects.items()}
+    its own, which the core does not list: each is a root, synced by its own Application.
+    `written`: files whose bytes are already dumped (emit/split.py), taken as they are."""
+    done = written or {}
+    files = {name: done[name] if name in done else dump(docs) for name, docs in objects.items()}
     folders: dict[str, list[str]] = defaultdict(list)
     for name in files:
         folder, _, base = name.rpartition("/")
