@@ -213,7 +213,7 @@ def _compile(
     backend = scheduler_of(cluster.scheduler)
     manager = view.manager
     split = split_node_files(resolved, backend)  # a large cluster's Nodes: two processes (issue 36)
-    nodes = split is None  # else the node-label objects are built (split's)
+    nodes = split is None  # the node-label objects are built here, not by split
     # one expression: the undecorated manifests are let go once decorated, before the tree is
     # written and checked (issue 36: held to the end, they raised a 100k build's peak by 50 MiB)
     objects = emit_objects(

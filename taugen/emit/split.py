@@ -20,9 +20,9 @@ from typing import Any
 
 from taugen.compile.backend import CompileBackend
 from taugen.compile.decorate import decorate
-from taugen.compile.nodelabels import NODE_LABEL_BACKENDS
+from taugen.compile.nodelabels import labels_of
 from taugen.compile.nodelabels.base import labelled, node_file
-from taugen.compile.nodelabels.shards import ShardError, sharded
+from taugen.compile.nodelabels.shards import ShardError
 from taugen.core.forked import in_two
 from taugen.emit.canonical import dump, emit_objects
 from taugen.resolve.cluster import ResolvedCluster, ResolvedNode
@@ -70,7 +70,7 @@ def _halves(nodes: list[ResolvedNode]) -> tuple[list[ResolvedNode], list[Resolve
 def _built(nodes: list[ResolvedNode], shard_size: int, backend: CompileBackend) -> NodeFiles | None:
     """The files of these nodes' groups, as one process builds them; None for a ShardError."""
     try:
-        manifests = sharded(NODE_LABEL_BACKENDS[BACKEND].manifests(nodes), shard_size)
+        manifests = labels_of(BACKEND, nodes, shard_size)
     except ShardError:
         return None
     objects = emit_objects(decorate(manifests, backend))
