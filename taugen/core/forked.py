@@ -1,7 +1,8 @@
-"""Half of a large job in a forked child (issue 36): a 100,000-node build's node-label files are
-built by two processes, one per core, each from the same loaded and resolved inputs.
+"""Part of a large job in a forked child (issue 36): a 100,000-node build's node-label files are
+built by two processes, one per core, each from the same loaded and resolved inputs, and a large
+inventory is scanned by one while the other parses it.
 
-The child is a fork: it starts with everything the parent holds, builds its half, sends the
+The child is a fork: it starts with everything the parent holds, does its part, sends the
 result back pickled through a pipe and ends without running anything of the parent's at exit.
 Nothing here decides what a result is: a caller that gets None does the whole job itself, so a
 missing fork (not Linux), a single core or a child that failed changes the time, never the output.
@@ -14,10 +15,13 @@ import pickle
 import signal
 import sys
 from collections.abc import Callable
-from typing import TypeVar
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, BinaryIO, TypeVar
 
 Part = TypeVar("Part")
 Result = TypeVar("Result")
+Other = TypeVar("Other")
 
 
 def forkable() -> bool:
@@ -30,6 +34,31 @@ def in_two(work: Callable[[Part], Result], first: Part, second: Part) -> tuple[R
     """work(first) here and work(second) in a forked child, at once; None when the child gave no
     result (the caller then does the work itself). An error of work(first) is raised, the child
     ended first."""
+    child = _spawn(partial(work, second))
+    if child is None:
+        return None
+    mine, theirs = _joined(child, partial(work, first))
+    return None if theirs is None else (mine, theirs)
+
+
+def beside(here: Callable[[], Result], there: Callable[[], Other]) -> tuple[Result, Other | None]:
+    """here() in this process and there() in a forked child, at once (issue 36: a large
+    inventory's scan beside its parse); there's result is None when no child gave it (no fork,
+    one core, a failed child): the caller then runs there() itself. An error of here() is raised,
+    the child ended first."""
+    child = _spawn(there)
+    if child is None:
+        return here(), None
+    return _joined(child, here)
+
+
+@dataclass(frozen=True)
+class _Child:
+    pid: int
+    pipe: BinaryIO  # the read end: the child's pickled result, or nothing
+
+
+def _spawn(work: Callable[[], object]) -> _Child | None:
     if not forkable():
         return None
     read, write = os.pipe()
@@ -40,27 +69,32 @@ def in_two(work: Callable[[Part], Result], first: Part, second: Part) -> tuple[R
         os.close(write)
         return None
     if pid == 0:  # the child: it never returns
-        _child(work, second, read, write)
+        _child(work, read, write)
     os.close(write)
-    with os.fdopen(read, "rb") as pipe:
+    return _Child(pid, os.fdopen(read, "rb"))
+
+
+def _joined(child: _Child, here: Callable[[], Result]) -> tuple[Result, Any]:
+    """here()'s result and the child's, None when it gave none; the child is always reaped."""
+    with child.pipe as pipe:
         try:
-            mine = work(first)
+            mine = here()
             data = pipe.read()
         except BaseException:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+            os.kill(child.pid, signal.SIGKILL)
+            os.waitpid(child.pid, 0)
             raise
-    _, status = os.waitpid(pid, 0)
+    _, status = os.waitpid(child.pid, 0)
     if status != 0 or not data:
-        return None
+        return mine, None
     return mine, pickle.loads(data)  # our own child's bytes, through our own pipe
 
 
-def _child(work: Callable[[Part], Result], part: Part, read: int, write: int) -> None:
+def _child(work: Callable[[], object], read: int, write: int) -> None:
     status = 1
     try:
         os.close(read)
-        data = pickle.dumps(work(part), protocol=pickle.HIGHEST_PROTOCOL)
+        data = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
         with os.fdopen(write, "wb") as pipe:
             pipe.write(data)
         status = 0
