@@ -164,7 +164,8 @@ def load_all(text: str, *, timestamps: bool) -> list[Any] | None:
     A large text is scanned by a forked child while yaml-rs parses it here (issue 36: at 100,000
     nodes the scan is 0.3 s of a 0.9 s parse); the parse is then kept only if the scan clears it.
     Only an alias must be ruled out first: yaml-rs expands each into a copy, so a small text of
-    aliases could fill the memory before the scan's answer came."""
+    aliases could fill the memory before the scan's answer came. (The nesting depth is bounded
+    before any parse, by limits.check_text: yaml-rs crashes on block nesting thousands deep.)"""
     scan = partial(plain, text, inputs=timestamps)
     if len(text) >= BESIDE_FROM and not ("*" in text and _ALIAS.search(text)):
         data, cleared = beside(partial(_parsed, text), scan)
