@@ -159,22 +159,8 @@ def load_all(text: str, *, timestamps: bool) -> list[Any] | None:
     """The non-empty documents of `text`, as `fast.load_all` gives them; None when the old loader
     must read the text. `timestamps`: the reader makes YAML 1.2's plain timestamps datetimes (the
     inputs' loader), so text with one steps aside: yaml-rs's `parse_datetime` makes quoted ones
-    datetimes too. Without, they are strings, as the tree reader reads them.
-
-    A large text is scanned by a forked child while yaml-rs parses it here (issue 36: at 100,000
-    nodes the scan is 0.3 s of a 0.9 s parse); the parse is then kept only if the scan clears it.
-    Only an alias must be ruled out first: yaml-rs expands each into a copy, so a small text of
-    aliases could fill the memory before the scan's answer came. (The nesting depth is bounded
-    before any parse, by limits.check_text: yaml-rs crashes on block nesting thousands deep.)"""
-    scan = partial(plain, text, inputs=timestamps)
-    if len(text) >= BESIDE_FROM and not ("*" in text and _ALIAS.search(text)):
-        data, cleared = beside(partial(_parsed, text), scan)
-        if not (scan() if cleared is None else cleared):
-            return None
-    elif scan():
-        data = _parsed(text)
-    else:
-        return None
+    datetimes too. Without, they are strings, as the tree reader reads them."""
+    data = _cleared(text, timestamps)
     if data is _REFUSED:
         return None
     markers = [m.start() + 1 for m in _MARKER.finditer(text)]
@@ -188,6 +174,21 @@ def load_all(text: str, *, timestamps: bool) -> list[Any] | None:
             return None
         docs = data
     return [d for d in docs if d is not None]
+
+
+def _cleared(text: str, timestamps: bool) -> Any:
+    """yaml-rs's parse of a text `plain` clears, else _REFUSED.
+
+    A large text is scanned by a forked child while yaml-rs parses it here (issue 36: at 100,000
+    nodes the scan is 0.3 s of a 0.9 s parse); the parse is then kept only if the scan clears it.
+    Only an alias must be ruled out first: yaml-rs expands each into a copy, so a small text of
+    aliases could fill the memory before the scan's answer came. (The nesting depth is bounded
+    before any parse, by limits.check_text: yaml-rs crashes on block nesting thousands deep.)"""
+    scan = partial(plain, text, inputs=timestamps)
+    if len(text) < BESIDE_FROM or ("*" in text and _ALIAS.search(text)):
+        return _parsed(text) if scan() else _REFUSED
+    data, cleared = beside(partial(_parsed, text), scan)  # no verdict from a child: scan here
+    return data if (scan() if cleared is None else cleared) else _REFUSED
 
 
 def _parsed(text: str) -> Any:
