@@ -189,29 +189,39 @@ def parse_documents(path: Path, text: str) -> list[Document]:
     """The non-empty documents of `text` (named `path` in problems), with positions."""
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
+    yaml.composer.warn_double_anchors = False  # YAML 1.2: a later anchor of the name wins
     # Depth first (the round-trip parser's time grows with its square), then tags (it would
     # build what one asks for) and aliases; the scan stops at the first limit crossed.
     limits.check_events(path, text)
     try:
         docs = list(yaml.load_all(text))
-    except MarkedYAMLError as err:
-        raise InputError([_conflict_problem(path, text) or _yaml_problem(path, err, text)]) from None
-    except ReaderError as err:  # a control character (NUL, ...) YAML does not allow in a file
-        raise InputError([_character_problem(path, text, err)]) from None
     except YAMLError as err:
-        first = str(err).splitlines()[0] if str(err) else "invalid YAML"
-        raise InputError(
-            [Problem(path, 1, 1, "yaml", f"invalid YAML: {first}", "fix the YAML syntax")]
-        ) from None
+        raise InputError([_unreadable(path, text, err)]) from None
     except (ValueError, IndexError):  # ruamel crashes on plain scalars such as `-_` or `._`
         raise InputError([_unreadable_number(path, yaml, text)]) from None
     starts = _scalar_starts(yaml, text) if any(not hasattr(d, "lc") for d in docs if d is not None) else {}
     return [Document(path, d, starts.get(i, (0, 0))) for i, d in enumerate(docs) if d is not None]
 
 
+def _unreadable(path: Path, text: str, err: YAMLError) -> Problem:
+    """Where and why the round-trip loader could not read `text`."""
+    if isinstance(err, MarkedYAMLError):
+        return _conflict_problem(path, text) or _yaml_problem(path, err, text)
+    if isinstance(err, ReaderError):  # a control character (NUL, ...) YAML does not allow in a file
+        return _character_problem(path, text, err)
+    first = str(err).splitlines()[0] if str(err) else "invalid YAML"
+    return Problem(path, 1, 1, "yaml", f"invalid YAML: {first}", "fix the YAML syntax")
+
+
 def _unreadable_number(path: Path, yaml: YAML, text: str) -> Problem:
-    """The first plain scalar that YAML 1.2 calls a number but that is none (`-_`, `._`)."""
-    for node in fast.scalar_nodes(yaml.compose_all(text)):
+    """The first plain scalar that YAML 1.2 calls a number but that is none (`-_`, `._`, more
+    digits than Python converts); or the syntax error after it, which a construction that
+    stopped at the number never reached."""
+    try:
+        roots = list(yaml.compose_all(text))
+    except YAMLError as err:
+        return _unreadable(path, text, err)
+    for node in fast.scalar_nodes(roots):
         if fast.unreadable_number(str(getattr(node.tag, "value", node.tag)), node.value):
             mark = node.start_mark
             return Problem(

@@ -138,6 +138,18 @@ def test_a_number_that_is_none_is_a_problem_at_its_position(tmp_path: Path) -> N
     ]
 
 
+def test_a_syntax_error_after_a_number_python_cannot_convert_is_the_problem(tmp_path: Path) -> None:
+    """The round-trip loader stops at 5,000 digits (Python's int limit), before the mapping on
+    line 3 that cannot follow a scalar document: the problem is that syntax error, at its place
+    (CI's fuzzing: an internal error before)."""
+    file = tmp_path / "bad.yaml"
+    file.write_text("9" * 5000 + "\n# a comment\napiVersion: v1\n")
+    with pytest.raises(InputError) as caught:
+        load_documents(file)
+    message = "expected '<document start>', but found ('<block mapping start>',)"
+    assert caught.value.problems == [Problem(file, 3, 1, "yaml", message, "fix the YAML syntax")]
+
+
 def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     if isinstance(value, dict):
         return [prefix, *(p for k, v in value.items() for p in _paths(v, (*prefix, k)))]

@@ -79,6 +79,15 @@ def test_round_trip_keeps_comments_and_hand_written_fields(tmp_path: Path, form:
     assert refreshed.nodes[2].site == "eastus"  # the hand-written site stays on a100-0
 
 
+def test_an_anchor_name_used_twice_is_kept_without_a_warning(tmp_path: Path) -> None:
+    """YAML 1.2 lets a later anchor take an earlier one's name; the round trip keeps both."""
+    target = tmp_path / "inventory.yaml"
+    sku = "vmSize: Standard_ND96isr_H200_v5"
+    target.write_text(NATIVE.read_text().replace(sku, sku.replace(": ", ": &sku ")))
+    import_nodes(LIVE["yaml"], target, dry_run=False)
+    assert target.read_text() == EXPECTED.read_text().replace(sku, sku.replace(": ", ": &sku "), 2)
+
+
 def test_a_second_import_changes_nothing(tmp_path: Path) -> None:
     target = _copy(NATIVE, tmp_path)
     import_nodes(LIVE["yaml"], target, dry_run=False)

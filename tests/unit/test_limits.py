@@ -197,6 +197,22 @@ def test_merge_keys_and_a_few_anchors_still_load(tmp_path: Path) -> None:
     assert load_documents(path)[0].data["node"] == {"cpu": "96", "memory": "1Gi"}
 
 
+def test_an_anchor_defined_twice_is_read_as_yaml_1_2_says_by_every_loader(tmp_path: Path) -> None:
+    """An alias refers to the latest anchor of its name. ruamel's round-trip composer warns of
+    the second one, and a warning is a crash under `-W error` (pytest here): CI's fuzzing found
+    it on a duplicate key, the one problem only the round-trip loader reports."""
+    path = tmp_path / "anchors.yaml"
+    path.write_text("a: &x 1\nb: &x 2\nc: *x\n")
+    expected = {"a": 1, "b": 2, "c": 2}
+    assert [d.data for d in load_documents(path)] == [expected]
+    assert [d.data for d in parse_documents(path, path.read_text())] == [expected]
+    path.write_text("a: &x {cpu: '1'}\na: &x {cpu: '2'}\nc: *x\n")
+    duplicate = "found duplicate key \"a\" with value \"{'cpu': '2'}\" (original value: \"{'cpu': '1'}\")"
+    assert problems_of(lambda: load_documents(path)) == [
+        Problem(path, 2, 1, "yaml", duplicate, "remove one of the duplicate keys")
+    ]
+
+
 def test_a_100000_node_inventory_is_within_every_limit(tmp_path: Path) -> None:
     """The limits leave room for a 100,000-node native inventory (~30 MB)."""
     generated = generate(tmp_path, 100_000, forms=["native"])["native"]

@@ -48,6 +48,7 @@ def refreshed_text(text: str, live: Inventory) -> str:
 
 def _yaml(text: str) -> YAML:
     yaml = YAML(typ="rt")
+    yaml.composer.warn_double_anchors = False  # YAML 1.2: a later anchor of the name wins
     yaml.preserve_quotes = True
     yaml.width = 4096
     sequence, offset = _indent(text)
