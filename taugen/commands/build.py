@@ -32,8 +32,9 @@ from taugen.models.lock import ClusterLock, Lock
 from taugen.models.project import Cluster
 from taugen.resolve.rules import RuleSet
 from taugen.schedulers.registry import scheduler_of
+from taugen.validate.built_nodes import summarized
 from taugen.validate.crd import crd_files
-from taugen.validate.gate import check_tree
+from taugen.validate.gate import Apart, check_tree
 from taugen.write.cache import Request, lookup, store
 from taugen.write.check import describe
 from taugen.write.exclusive import exclusive
@@ -69,6 +70,7 @@ class CompiledCluster:
     warnings: list[Problem]
     deadline: datetime | None  # R31: when maxInventoryAge makes this inventory stale
     rules: RuleSet  # built-in and extra: the gpu-classes a profile may name (issue 21)
+    apart: Apart | None = None  # node-label files whose objects a forked child kept (emit/split.py)
 
 
 def _plan(options: BuildOptions) -> PlanOptions:
@@ -108,7 +110,10 @@ def _build(project: ProjectContext, options: BuildOptions) -> BuildResult:
     warnings = (*state.warnings(loaded.lock_path), *(w for c in compiled.values() for w in c.warnings))
     warnings += tuple(profile_class_warnings(profiles, known_classes(c.rules for c in compiled.values())))
     options.progress("validating the compiled tree")
-    warnings += tuple(check_tree(root, {name: (c.objects, c.files) for name, c in compiled.items()}, crds))
+    apart = {name: c.apart for name, c in compiled.items() if c.apart is not None}
+    trees = {name: (c.objects, c.files) for name, c in compiled.items()}  # let go before `store`
+    warnings += tuple(check_tree(root, trees, crds, apart))
+    del trees
     expected = None if new_lock is None else (loaded.lock_path, new_lock)
     if options.check:
         lines = _differences(loaded.root, root, files, dropped, expected)
@@ -117,7 +122,7 @@ def _build(project: ProjectContext, options: BuildOptions) -> BuildResult:
     written = write_tree(root, files, dropped, lock=expected)
     if request is not None:
         deadlines = [d for c in compiled.values() if (d := c.deadline) is not None]
-        del compiled, files  # the cache reads the written tree back: not on top of it (issue 36: peak)
+        del compiled, files, apart  # the cache reads the written tree back: not on top of it (issue 36: peak)
         store(request, deadlines, warnings)
     return BuildResult(warnings, tuple(written))
 
@@ -212,7 +217,7 @@ def _compile(
     digest = catalog_digest(resolved, profiles, quotas, tiers)
     backend = scheduler_of(cluster.scheduler)
     manager = view.manager
-    split = split_node_files(resolved, backend)  # a large cluster's Nodes: two processes (issue 36)
+    split = split_node_files(resolved, backend, summarized)  # a large cluster's Nodes: two processes
     nodes = split is None  # the node-label objects are built here, not by split
     # one expression: the undecorated manifests are let go once decorated, before the tree is
     # written and checked (issue 36: held to the end, they raised a 100k build's peak by 50 MiB)
@@ -239,7 +244,10 @@ def _compile(
     age = cluster.maxInventoryAge
     deadline = None if age is None or project.plan.allow_stale else resolved.observed_at + age
     texts = render(objects, None if split is None else split.texts)
-    return CompiledCluster(texts, objects, entry, warnings, deadline, resolved.rules)
+    apart = None
+    if split is not None and split.summary is not None and split.rebuild is not None:
+        apart = Apart(split.apart, split.summary, split.rebuild)
+    return CompiledCluster(texts, objects, entry, warnings, deadline, resolved.rules, apart)
 
 
 def _held(quotas: Sequence[ClassQuota], manager: ManagerPlan | None) -> dict[str, int]:

@@ -132,9 +132,10 @@ def render(
     """The bytes of every file, and the kustomizations that list them: the cluster folder's
     (the core) lists its own files; each subfolder holding files (a node-label shard, G1) has
     its own, which the core does not list: each is a root, synced by its own Application.
-    `written`: files whose bytes are already dumped (emit/split.py), taken as they are."""
+    `written`: files whose bytes are already dumped (emit/split.py), taken as they are; some of
+    them have no objects here (built by another process)."""
     done = written or {}
-    files = {name: done[name] if name in done else dump(docs) for name, docs in objects.items()}
+    files = {name: dump(docs) for name, docs in objects.items() if name not in done} | dict(done)
     folders: dict[str, list[str]] = defaultdict(list)
     for name in files:
         folder, _, base = name.rpartition("/")

@@ -5,7 +5,9 @@ decorating, ordering and writing their text took 1.7 s of its 5.5 s in one proce
 in two. A file's objects come from its group alone (base.node_file: a gpu class and network
 domain), so the groups are dealt to two halves of about as many Nodes each, and each half is
 built as one process builds it: the same objects and the same bytes, only sooner.
-`tests/unit/test_split.py` holds the two ways' trees byte for byte equal.
+`tests/unit/test_split.py` holds the two ways' trees byte for byte equal. The child sends
+back its files' bytes and, in place of their objects, what the gate needs of its Nodes
+(NodeFiles.summary); the gate builds them here only to validate them one by one.
 
 Anything else is built in one process, as before: another nodeLabels backend, a fleet too small
 for a fork to pay, no second core, a child that failed, or groups of both halves that would
@@ -14,9 +16,10 @@ share a shard folder (one process then raises the ShardError, with its own messa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from taugen.compile.backend import CompileBackend
 from taugen.compile.decorate import decorate
@@ -29,31 +32,52 @@ from taugen.resolve.cluster import ResolvedCluster, ResolvedNode
 
 SPLIT_FROM = 20_000  # labelled nodes: below, the fork and the pipe cost about what half saves
 BACKEND = "node"
+Summary = TypeVar("Summary")
+Objects = dict[str, list[dict[str, Any]]]  # file -> objects in file order
 
 
 @dataclass(frozen=True)
-class NodeFiles:
-    """Node-label files of one cluster folder: their objects in file order, and their bytes."""
+class NodeFiles(Generic[Summary]):
+    """Node-label files of one cluster folder: the bytes of every file, and the objects of those
+    built here. The child's objects do not come back when it could summarize them for the gate
+    (issue 36: pickling 50,000 Nodes cost the child about 0.3 s): `apart` names those files,
+    `summary` is what the gate needs of their Nodes, and `rebuild` builds their objects here
+    when the gate must validate them one by one."""
 
-    objects: dict[str, list[dict[str, Any]]]
+    objects: Objects
     texts: dict[str, bytes]
+    apart: tuple[str, ...] = ()
+    summary: Summary | None = None
+    rebuild: Callable[[], Objects] | None = field(default=None, compare=False)
 
 
-def split_node_files(cluster: ResolvedCluster, backend: CompileBackend) -> NodeFiles | None:
+def split_node_files(
+    cluster: ResolvedCluster,
+    backend: CompileBackend,
+    summarize: Callable[[Objects], Summary | None] | None = None,
+) -> NodeFiles[Summary] | None:
     """The cluster's node-label files, half of them built by a forked child; None when they are
-    to be built in one process with the rest of the cluster's objects (see above)."""
+    to be built in one process with the rest of the cluster's objects (see above). `summarize`
+    (the gate's, validate/built_nodes.summarized) gives what the child sends in place of its
+    files' objects, or None: then it sends them."""
     if cluster.cluster.nodeLabels != BACKEND:
         return None
     nodes = labelled(cluster.nodes)
     if len(nodes) < SPLIT_FROM:
         return None
     first, second = _halves(nodes)
-    both = in_two(partial(_built, shard_size=cluster.cluster.shardSize, backend=backend), first, second)
+    shard_size = cluster.cluster.shardSize
+    work = partial(_built, shard_size=shard_size, backend=backend)
+    both = in_two(work, (first, None), (second, summarize))
     one, other = both if both is not None else (None, None)
     if one is None or other is None or _folders(one) & _folders(other):
         return None
     objects = dict(sorted({**one.objects, **other.objects}.items()))
-    return NodeFiles(objects, dict(sorted({**one.texts, **other.texts}.items())))
+    texts = dict(sorted({**one.texts, **other.texts}.items()))
+    if other.summary is None:
+        return NodeFiles(objects, texts)
+    rebuild = partial(_objects, second, shard_size, backend)
+    return NodeFiles(objects, texts, other.apart, other.summary, rebuild)
 
 
 def _halves(nodes: list[ResolvedNode]) -> tuple[list[ResolvedNode], list[ResolvedNode]]:
@@ -67,15 +91,28 @@ def _halves(nodes: list[ResolvedNode]) -> tuple[list[ResolvedNode], list[Resolve
     return halves
 
 
-def _built(nodes: list[ResolvedNode], shard_size: int, backend: CompileBackend) -> NodeFiles | None:
-    """The files of these nodes' groups, as one process builds them; None for a ShardError."""
+def _built(
+    part: tuple[list[ResolvedNode], Callable[[Objects], Summary | None] | None],
+    shard_size: int,
+    backend: CompileBackend,
+) -> NodeFiles[Summary] | None:
+    """The files of these nodes' groups, as one process builds them, their objects summarized
+    when a summarize is given and can; None for a ShardError."""
+    nodes, summarize = part
     try:
-        manifests = labels_of(BACKEND, nodes, shard_size)
+        objects = _objects(nodes, shard_size, backend)
     except ShardError:
         return None
-    objects = emit_objects(decorate(manifests, backend))
-    return NodeFiles(objects, {name: dump(docs) for name, docs in objects.items()})
+    texts = {name: dump(docs) for name, docs in objects.items()}
+    summary = None if summarize is None else summarize(objects)
+    if summary is None:
+        return NodeFiles(objects, texts)
+    return NodeFiles({}, texts, tuple(objects), summary)
 
 
-def _folders(files: NodeFiles) -> set[str]:
-    return {name.rpartition("/")[0] for name in files.objects}
+def _objects(nodes: list[ResolvedNode], shard_size: int, backend: CompileBackend) -> Objects:
+    return emit_objects(decorate(labels_of(BACKEND, nodes, shard_size), backend))
+
+
+def _folders(files: NodeFiles[Any]) -> set[str]:
+    return {name.rpartition("/")[0] for name in files.texts}

@@ -15,7 +15,7 @@ position is the engine's own.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -73,20 +73,96 @@ def _shaped(obj: Any) -> bool:
 
 
 def clean(
-    files: Sequence[BuiltFile], others: list[Resource], store: SchemaStore, roots: Sequence[Path]
+    files: Sequence[BuiltFile],
+    others: list[Resource],
+    store: SchemaStore,
+    roots: Sequence[Path],
+    elsewhere: Sequence[Elsewhere] = (),
 ) -> frozenset[str] | None:
     """The gpu-classes the Nodes carry (as flavor_nodes reads them) when `validate` could find
-    nothing to say of them beside `others`, the rest of the trees; else None."""
-    if not _kind_unchecked(store) or not all(_fits(f.source) for f in files):
+    nothing to say of them beside `others`, the rest of the trees; else None. `elsewhere`: files
+    of Nodes another process built and summarized (emit/split.py), checked as if they were here."""
+    sources = [*(f.source for f in files), *(t for e in elsewhere for t in e.sources)]
+    if not _kind_unchecked(store) or not all(map(_fits, sources)):
         return None
     tree = objects.tree_of(roots)
     try:
-        seen = _walk(files, tree, Tree(others))
+        parts = [(f.path, summary([f.objects])) for f in files]
     except TypeError:  # a value that cannot be hashed is no string
         return None
+    for part in elsewhere:
+        if len({(tree(p), folder_of(p)) for p in part.paths}) != 1:
+            return None  # one summary stands for one tree's one cluster folder
+        parts.append((part.paths[0], part.summary))
+    seen = _walk(parts, tree, Tree(others))
     if seen is None or not _unique(seen, others, tree) or not _syntax(seen):
         return None
     return frozenset(map(str, seen.classes))
+
+
+@dataclass
+class NodeSummary:
+    """What `clean` needs of some partial Nodes, without the Nodes: their names and how many,
+    each distinct label key, label value and annotation, their gpu-classes, and per gpu-class the
+    label keys every Node of it carries (it misses a level label when its class's are not all
+    among them). Another process can send it in place of its Nodes (issue 36, emit/split.py)."""
+
+    names: set[Any] = field(default_factory=set)
+    count: int = 0
+    keys: set[Any] = field(default_factory=set)
+    values: set[Any] = field(default_factory=set)
+    notes: set[tuple[Any, Any]] = field(default_factory=set)
+    classes: set[Any] = field(default_factory=set)
+    carried: dict[Any, set[Any]] = field(default_factory=dict)
+
+
+def summary(docs: Iterable[Sequence[dict[str, Any]]]) -> NodeSummary:
+    """The summary of these files' partial Nodes (each of `shaped`'s shape); TypeError for a
+    value that cannot be hashed."""
+    seen = NodeSummary()
+    last: Any = None  # the annotations of the Node before: a build gives every Node the same
+    for nodes in docs:
+        seen.count += len(nodes)
+        for node in nodes:
+            meta = node["metadata"]
+            seen.names.add(meta["name"])
+            labels = meta.get("labels", {})
+            seen.keys.update(labels)
+            seen.values.update(labels.values())
+            gpu_class = labels.get(GPU_CLASS)
+            seen.classes.add(gpu_class)
+            if gpu_class:
+                carried = seen.carried.get(gpu_class)
+                if carried is None:
+                    seen.carried[gpu_class] = set(labels)
+                else:
+                    carried.intersection_update(labels)
+            notes = meta.get("annotations", {})
+            if notes != last:
+                seen.notes.update(notes.items())
+                last = notes
+    return seen
+
+
+def summarized(objects: Mapping[str, Sequence[Any]]) -> NodeSummary | None:
+    """The summary of files of objects when all are partial Nodes of the compiled shape, else
+    None (they are then sent as they are)."""
+    if not all(map(shaped, objects.values())):
+        return None
+    try:
+        return summary(objects.values())
+    except TypeError:
+        return None
+
+
+@dataclass(frozen=True)
+class Elsewhere:
+    """Files of partial Nodes built by another process: their paths, their bytes and the summary
+    of their Nodes."""
+
+    paths: tuple[Path, ...]
+    sources: tuple[bytes, ...]
+    summary: NodeSummary
 
 
 @dataclass(frozen=True)
@@ -140,9 +216,9 @@ def _fits(source: str | bytes) -> bool:
 
 @dataclass
 class _Seen:
-    """What one walk of the Nodes found: their names by tree, and each distinct string."""
+    """What the summaries hold together: the Nodes' names by tree, and each distinct string."""
 
-    names: dict[int, set[str]] = field(default_factory=dict)
+    names: dict[int, set[Any]] = field(default_factory=dict)
     count: int = 0
     keys: set[Any] = field(default_factory=set)
     values: set[Any] = field(default_factory=set)
@@ -150,33 +226,23 @@ class _Seen:
     classes: set[Any] = field(default_factory=set)
 
 
-def _walk(files: Sequence[BuiltFile], tree: TreeOf, others: Tree) -> _Seen | None:
-    """Each Node once; None at the first one that misses a level label of its own that its
-    class's Topology (Kueue's: nodes.node_levels) or its cluster's (KAI's: kai.node_levels)
-    names. The kubelet sets the hostname (R29)."""
+def _walk(parts: Sequence[tuple[Path, NodeSummary]], tree: TreeOf, others: Tree) -> _Seen | None:
+    """The summaries of the files at these paths together; None when a Node misses a level
+    label of its own that its class's Topology (Kueue's: nodes.node_levels) or its cluster's
+    (KAI's: kai.node_levels) names. The kubelet sets the hostname (R29)."""
     by_class = {c: _own(levels) for c, levels in class_levels(others).items()}
     kai = {folder: _own(levels) for folder, levels in topology_levels(others).items()}
     seen = _Seen()
-    last: Any = None  # the annotations of the Node before: a build gives every Node the same
-    for file in files:
-        cluster = kai.get(folder_of(file.path), set())
-        needed = {c: levels | cluster for c, levels in by_class.items()}
-        in_tree = seen.names.setdefault(tree(file.path), set())
-        seen.count += len(file.objects)
-        for node in file.objects:
-            meta = node["metadata"]
-            in_tree.add(meta["name"])
-            labels = meta.get("labels", {})
-            seen.keys.update(labels)
-            seen.values.update(labels.values())
-            gpu_class = labels.get(GPU_CLASS)
-            seen.classes.add(gpu_class)
-            if gpu_class and not needed.get(gpu_class, cluster) <= labels.keys():
-                return None
-            notes = meta.get("annotations", {})
-            if notes != last:
-                seen.notes.update(notes.items())
-                last = notes
+    for path, part in parts:
+        cluster = kai.get(folder_of(path), set())
+        if any(not by_class.get(c, set()) | cluster <= keys for c, keys in part.carried.items()):
+            return None
+        seen.names.setdefault(tree(path), set()).update(part.names)
+        seen.count += part.count
+        seen.keys |= part.keys
+        seen.values |= part.values
+        seen.notes |= part.notes
+        seen.classes |= part.classes
     return seen
 
 

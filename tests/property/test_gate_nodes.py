@@ -24,7 +24,8 @@ from taugen.commands.validate import ValidateOptions, validate_paths
 from taugen.core.errors import FoundProblems, Problem
 from taugen.emit.canonical import dump
 from taugen.load.document import fast_documents
-from taugen.validate.built_nodes import NOTHING, clean, vouch
+from taugen.validate.built_nodes import NOTHING, clean, summarized, vouch
+from taugen.validate.gate import Apart, check_tree
 from taugen.validate.report import as_json, junit, text
 
 BUILT = Path(__file__).resolve().parent.parent / "cases" / "validate" / "valid-built-tree"
@@ -179,6 +180,47 @@ def test_the_bulk_check_refuses_what_one_by_one_refuses(
     monkeypatch.chdir(tmp_path)
     bulk = _gate(copy.deepcopy(nodes), kai, clean, broken)
     assert bulk == _gate(copy.deepcopy(nodes), kai, lambda *_: None, broken)
+
+
+APART = "nodes/h200-141gb.d1/nodes-2.yaml"
+
+
+def _renamed(nodes: list[Any]) -> list[Any]:
+    for node in nodes:
+        with contextlib.suppress(AttributeError, TypeError, KeyError):
+            node["metadata"]["name"] = f"b-{node['metadata']['name']}"
+    return nodes
+
+
+def _gate_apart(here: list[Any], there: list[Any], kai: bool, broken: bool, summarize: bool) -> list[Any]:
+    """The gate's lines or warnings with `there` in a file of its own, whose objects another
+    process kept and summarized (emit/split.py) when `summarize` and it can; else sent along."""
+    objects, texts = _tree(here, kai, broken)
+    texts[APART] = yaml.safe_dump_all(there, sort_keys=False).encode()
+    summary = summarized({APART: there}) if summarize else None
+    whole = dict(sorted({**objects, APART: there}.items()))
+    apart = {} if summary is None else {"c1": Apart((APART,), summary, lambda: {APART: there})}
+    kept = {k: v for k, v in whole.items() if not apart or k != APART}
+    try:
+        return check_tree(Path("out"), {"c1": (kept, texts)}, (), apart)
+    except FoundProblems as refused:
+        return refused.lines
+
+
+@settings(max_examples=200)
+@given(here=DRAWN, there=DRAWN.map(_renamed), kai=st.booleans(), broken=st.booleans())
+def test_nodes_summarized_by_another_process_pass_or_fail_as_if_sent(
+    here: list[Any],
+    there: list[Any],
+    kai: bool,
+    broken: bool,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    # every line again: a summary in place of the Nodes changes nothing the gate says
+    monkeypatch.chdir(tmp_path)
+    apart = _gate_apart(copy.deepcopy(here), copy.deepcopy(there), kai, broken, summarize=True)
+    assert apart == _gate_apart(copy.deepcopy(here), copy.deepcopy(there), kai, broken, summarize=False)
 
 
 @settings(max_examples=30)

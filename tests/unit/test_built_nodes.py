@@ -21,7 +21,7 @@ from taugen.commands.build import BuildOptions, build
 from taugen.commands.validate import ValidateOptions, validate_paths
 from taugen.core.errors import FoundProblems
 from taugen.emit.canonical import dump
-from taugen.validate.built_nodes import NOTHING, BuiltFile, Vouched, clean, shaped, vouch
+from taugen.validate.built_nodes import NOTHING, BuiltFile, Elsewhere, Vouched, clean, shaped, summary, vouch
 from taugen.validate.report import as_json
 from taugen.validate.schemas import SchemaStore
 
@@ -141,6 +141,40 @@ def test_a_file_over_one_mib_in_utf8_is_left_to_the_engine(as_bytes: bool) -> No
     node = _node("a", note="é" * 700_000)
     assert None is clean(_files(node, as_bytes=as_bytes), [], SchemaStore(), [Path("out/c1")])
     assert clean(_files(_node("a", note="é" * 100), as_bytes=as_bytes), [], SchemaStore(), [Path("out/c1")])
+
+
+def _elsewhere(*nodes: dict[str, Any]) -> Elsewhere:
+    """These Nodes as another process sends them (emit/split.py): their file's bytes and summary."""
+    path = Path("out/c1/nodes/h200-141gb/nodes-2.yaml")
+    return Elsewhere((path,), (dump(list(nodes)),), summary([list(nodes)]))
+
+
+def _labelled(name: str, key: str, value: str) -> dict[str, Any]:
+    node = _node(name)
+    node["metadata"]["labels"][key] = value
+    return node
+
+
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        _labelled("a", "x.io/ok", "-a"),  # a label value
+        _labelled("a", "-x.io/ok", "a"),  # a label key
+        _node("A"),  # a name
+    ],
+)
+def test_what_one_wrong_node_holds_is_refused_here_and_from_another_process(wrong: dict[str, Any]) -> None:
+    """Each string `_syntax` checks, met here or in a summary another process sent."""
+    store, roots = SchemaStore(), [Path("out/c1")]
+    assert None is clean(_files(_node("b"), wrong), [], store, roots)
+    assert None is clean(_files(_node("b")), [], store, roots, [_elsewhere(wrong)])
+    assert clean(_files(_node("b")), [], store, roots, [_elsewhere(_node("c"))]) == frozenset({"h200-141gb"})
+
+
+def test_a_name_met_here_and_in_a_summary_is_refused() -> None:
+    store, roots = SchemaStore(), [Path("out/c1")]
+    assert None is clean(_files(_node("a")), [], store, roots, [_elsewhere(_node("a"))])
+    assert None is clean([], [], store, roots, [_elsewhere(_node("a"), _node("a"))])
 
 
 def test_a_built_file_decodes_its_bytes_only_when_asked() -> None:

@@ -5,36 +5,43 @@ do, one process does, with the same result or the same error."""
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import taugen.commands.build
 import taugen.core.forked
 import taugen.emit.split
+import taugen.validate.gate
 from benchmarks.generate import generate
 from taugen.compile.nodelabels.shards import ShardError
+from taugen.core.errors import FoundProblems
 from taugen.core.forked import in_two
 from taugen.emit.split import NodeFiles
+from taugen.validate.built_nodes import NodeSummary, summarized
 from taugen.write.journal import read_files
 from tests.support.helpers import gpu_node, inventory
 from tests.support.unit import run_build, write_project
 
 NET = "net.unbounded-cloud.io/network-domain"
+Given = NodeFiles[NodeSummary] | None  # what split_node_files gave
 
 
 @pytest.fixture
-def two(monkeypatch: pytest.MonkeyPatch) -> list[NodeFiles | None]:
+def two(monkeypatch: pytest.MonkeyPatch) -> list[Given]:
     """Every cluster takes the two-process path, on any machine with a fork (a one-core CI box
     too: the result is the same, only not sooner); what split_node_files gave, in order."""
     if not hasattr(os, "fork"):
         pytest.skip("no fork here: the one-process path is all there is")
     monkeypatch.setattr(taugen.emit.split, "SPLIT_FROM", 0)
     monkeypatch.setattr(taugen.core.forked, "forkable", lambda: True)
-    given: list[NodeFiles | None] = []
+    given: list[Given] = []
     split = taugen.emit.split.split_node_files
 
-    def spy(*args: Any) -> NodeFiles | None:
+    def spy(*args: Any) -> Given:
         given.append(split(*args))
         return given[-1]
 
@@ -46,7 +53,7 @@ def _tree(project: Path) -> tuple[dict[str, bytes], bytes]:
     return read_files(project.parent / "out"), (project.parent / "taugen.lock").read_bytes()
 
 
-def test_two_processes_build_the_tree_one_builds(tmp_path: Path, two: list[NodeFiles | None]) -> None:
+def test_two_processes_build_the_tree_one_builds(tmp_path: Path, two: list[Given]) -> None:
     (one,) = generate(tmp_path / "one", 3_000, forms=["native"]).values()
     (both,) = generate(tmp_path / "two", 3_000, forms=["native"]).values()
     with pytest.MonkeyPatch.context() as serial:
@@ -57,13 +64,16 @@ def test_two_processes_build_the_tree_one_builds(tmp_path: Path, two: list[NodeF
     run_build(both.project)
     (files,) = two
     assert files is not None and len(files.texts) > 10  # taken, with many groups in each half
+    # the child's objects stayed there: its files' bytes came back with their Nodes' summary
+    assert files.summary is not None and files.summary.count > 1_000
+    assert files.apart and set(files.apart) <= set(files.texts) - set(files.objects)
     assert _tree(both.project) == _tree(one.project)
     assert run_build(both.project, check=True).differences == ()  # --check: the same tree
     assert len(two) == 2 and two[1] == files
 
 
 def test_groups_of_both_halves_that_share_a_folder_are_refused_as_by_one_process(
-    tmp_path: Path, two: list[NodeFiles | None]
+    tmp_path: Path, two: list[Given]
 ) -> None:
     """ib-a's three Nodes split into parts (shardSize 2), one folder named like ib-a.part-1-of-2's
     group: the halves each build, the join sees the shared folder and one process says why."""
@@ -78,6 +88,68 @@ def test_groups_of_both_halves_that_share_a_folder_are_refused_as_by_one_process
         "share the shard folder nodes/h200-141gb.ib-a.part-1-of-2: rename one network domain"
     )
     assert not (tmp_path / "out").exists()
+
+
+def _spied_objects(
+    monkeypatch: pytest.MonkeyPatch, change: Callable[[Any], None] = lambda _: None
+) -> list[int]:
+    """The pid of each call of split._objects made in this process (the child's calls stay in
+    the child); `change` alters each built object, here and in the child alike."""
+    calls: list[int] = []
+    built = taugen.emit.split._objects
+
+    def spy(*args: Any) -> Any:
+        calls.append(os.getpid())
+        objects = built(*args)
+        for docs in objects.values():
+            for obj in docs:
+                change(obj)
+        return objects
+
+    monkeypatch.setattr(taugen.emit.split, "_objects", spy)
+    return calls
+
+
+def test_the_gate_builds_the_childs_objects_here_to_check_them_one_by_one(
+    tmp_path: Path, two: list[Given], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the bulk check cannot vouch for the Nodes (a CRD of Node's, a file too large), the
+    gate validates every object: those the child kept are built here again, the same."""
+    (one,) = generate(tmp_path / "one", 3_000, forms=["native"]).values()
+    (both,) = generate(tmp_path / "two", 3_000, forms=["native"]).values()
+    run_build(one.project)
+    calls = _spied_objects(monkeypatch)
+    run_build(both.project)
+    assert calls == [os.getpid()]  # this half only: the child's were summarized, not rebuilt
+    shutil.rmtree(both.project.parent / "out")
+    (both.project.parent / "taugen.lock").unlink()
+    calls.clear()
+    monkeypatch.setattr(taugen.validate.gate, "clean", lambda *_: None)
+    run_build(both.project)
+    assert calls == [os.getpid()] * 2  # this half, then the child's again for the gate
+    assert _tree(both.project) == _tree(one.project)
+
+
+def test_nodes_the_child_kept_are_refused_as_if_it_had_sent_them(
+    tmp_path: Path, two: list[Given], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wrong label on the child's Nodes: the gate's lines are those it gives when the child
+    sends its objects (the path before summaries), and nothing is written."""
+    (fleet,) = generate(tmp_path, 3_000, forms=["native"]).values()
+
+    def wrong(obj: Any) -> None:
+        obj["metadata"]["labels"]["tau.azure.com/site"] = "not a label value!"
+
+    _spied_objects(monkeypatch, wrong)
+    refusals = []
+    for summarize in (summarized, lambda _: None):
+        monkeypatch.setattr(taugen.commands.build, "summarized", summarize)
+        with pytest.raises(FoundProblems) as refused:
+            run_build(fleet.project)
+        refusals.append(refused.value.lines)
+    assert two[0] is not None and two[0].summary is not None and two[1] is not None and two[1].summary is None
+    assert refusals[0] == refusals[1] and len(refusals[0]) > 1
+    assert not (fleet.project.parent / "out").exists()
 
 
 def _forking(monkeypatch: pytest.MonkeyPatch) -> None:
