@@ -90,7 +90,7 @@ def clean(
         parts = [(f.path, summary([f.objects])) for f in files]
     except TypeError:  # a value that cannot be hashed is no string
         return None
-    for part in elsewhere:
+    for part in filter(lambda e: e.paths, elsewhere):  # a child whose half held no group: nothing
         if len({(tree(p), folder_of(p)) for p in part.paths}) != 1:
             return None  # one summary stands for one tree's one cluster folder
         parts.append((part.paths[0], part.summary))

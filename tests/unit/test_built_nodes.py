@@ -171,6 +171,14 @@ def test_what_one_wrong_node_holds_is_refused_here_and_from_another_process(wron
     assert clean(_files(_node("b")), [], store, roots, [_elsewhere(_node("c"))]) == frozenset({"h200-141gb"})
 
 
+def test_a_summary_of_no_files_is_nothing_to_check() -> None:
+    """A child whose half held no group (all Nodes in one group) sends no files: the Nodes here
+    still take the bulk check."""
+    nothing = Elsewhere((), (), summary([]))
+    found = clean(_files(_node("a")), [], SchemaStore(), [Path("out/c1")], [nothing])
+    assert found == frozenset({"h200-141gb"})
+
+
 def test_a_name_met_here_and_in_a_summary_is_refused() -> None:
     store, roots = SchemaStore(), [Path("out/c1")]
     assert None is clean(_files(_node("a")), [], store, roots, [_elsewhere(_node("a"))])
