@@ -244,9 +244,7 @@ def _compile(
     age = cluster.maxInventoryAge
     deadline = None if age is None or project.plan.allow_stale else resolved.observed_at + age
     texts = render(objects, None if split is None else split.texts)
-    apart = None
-    if split is not None and split.summary is not None and split.rebuild is not None:
-        apart = Apart(split.apart, split.summary, split.rebuild)
+    apart = None if split is None else split.kept
     return CompiledCluster(texts, objects, entry, warnings, deadline, resolved.rules, apart)
 
 

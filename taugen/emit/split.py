@@ -7,7 +7,7 @@ domain), so the groups are dealt to two halves of about as many Nodes each, and 
 built as one process builds it: the same objects and the same bytes, only sooner.
 `tests/unit/test_split.py` holds the two ways' trees byte for byte equal. The child sends
 back its files' bytes and, in place of their objects, what the gate needs of its Nodes
-(NodeFiles.summary); the gate builds them here only to validate them one by one.
+(NodeFiles.kept); the gate builds them here only to validate them one by one.
 
 Anything else is built in one process, as before: another nodeLabels backend, a fleet too small
 for a fork to pay, no second core, a child that failed, or groups of both halves that would
@@ -37,18 +37,24 @@ Objects = dict[str, list[dict[str, Any]]]  # file -> objects in file order
 
 
 @dataclass(frozen=True)
+class Kept(Generic[Summary]):
+    """Files whose objects the child kept (issue 36: pickling 50,000 Nodes cost it about 0.3 s):
+    their names, the summary it sent in their place (what the gate needs of their Nodes), and
+    how to build their objects here, for a gate that must validate them one by one."""
+
+    names: tuple[str, ...]
+    summary: Summary
+    objects: Callable[[], Objects] = field(compare=False)
+
+
+@dataclass(frozen=True)
 class NodeFiles(Generic[Summary]):
     """Node-label files of one cluster folder: the bytes of every file, and the objects of those
-    built here. The child's objects do not come back when it could summarize them for the gate
-    (issue 36: pickling 50,000 Nodes cost the child about 0.3 s): `apart` names those files,
-    `summary` is what the gate needs of their Nodes, and `rebuild` builds their objects here
-    when the gate must validate them one by one."""
+    not `kept` by the child."""
 
     objects: Objects
     texts: dict[str, bytes]
-    apart: tuple[str, ...] = ()
-    summary: Summary | None = None
-    rebuild: Callable[[], Objects] | None = field(default=None, compare=False)
+    kept: Kept[Summary] | None = None
 
 
 def split_node_files(
@@ -69,15 +75,17 @@ def split_node_files(
     shard_size = cluster.cluster.shardSize
     work = partial(_built, shard_size=shard_size, backend=backend)
     both = in_two(work, (first, None), (second, summarize))
-    one, other = both if both is not None else (None, None)
+    (one, _), (other, summary) = both if both is not None else ((None, None), (None, None))
     if one is None or other is None or _folders(one) & _folders(other):
         return None
     objects = dict(sorted({**one.objects, **other.objects}.items()))
     texts = dict(sorted({**one.texts, **other.texts}.items()))
-    if other.summary is None:
-        return NodeFiles(objects, texts)
-    rebuild = partial(_objects, second, shard_size, backend)
-    return NodeFiles(objects, texts, other.apart, other.summary, rebuild)
+    kept = (
+        None
+        if summary is None
+        else Kept(tuple(other.texts), summary, partial(_objects, second, shard_size, backend))
+    )
+    return NodeFiles(objects, texts, kept)
 
 
 def _halves(nodes: list[ResolvedNode]) -> tuple[list[ResolvedNode], list[ResolvedNode]]:
@@ -95,19 +103,18 @@ def _built(
     part: tuple[list[ResolvedNode], Callable[[Objects], Summary | None] | None],
     shard_size: int,
     backend: CompileBackend,
-) -> NodeFiles[Summary] | None:
-    """The files of these nodes' groups, as one process builds them, their objects summarized
-    when a summarize is given and can; None for a ShardError."""
+) -> tuple[NodeFiles[Summary] | None, Summary | None]:
+    """The files of these nodes' groups, as one process builds them (None for a ShardError),
+    and the summary of their objects when a summarize is given and can make one: the objects
+    are then not given."""
     nodes, summarize = part
     try:
         objects = _objects(nodes, shard_size, backend)
     except ShardError:
-        return None
+        return None, None
     texts = {name: dump(docs) for name, docs in objects.items()}
     summary = None if summarize is None else summarize(objects)
-    if summary is None:
-        return NodeFiles(objects, texts)
-    return NodeFiles({}, texts, tuple(objects), summary)
+    return NodeFiles({} if summary is not None else objects, texts), summary
 
 
 def _objects(nodes: list[ResolvedNode], shard_size: int, backend: CompileBackend) -> Objects:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from taugen.core.errors import FoundProblems, Problem
+from taugen.emit.split import Kept
 from taugen.load.document import Document
 from taugen.validate.built_nodes import BuiltFile, Elsewhere, NodeSummary, clean, shaped
 from taugen.validate.engine import validate
@@ -18,15 +18,7 @@ from taugen.validate.schemas import SchemaStore
 Objects = Mapping[str, list[dict[str, Any]]]  # file -> objects in file order
 
 
-@dataclass(frozen=True)
-class Apart:
-    """A cluster's files of partial Nodes built by another process (emit/split.py): their names,
-    the summary of their Nodes in place of the objects, and how to build the objects here, for
-    when the tree must be validated one by one."""
-
-    names: tuple[str, ...]
-    summary: NodeSummary
-    objects: Callable[[], Objects]
+Apart = Kept[NodeSummary]  # a cluster's node-label files whose objects a forked child kept
 
 
 def check_tree(

@@ -65,8 +65,8 @@ def test_two_processes_build_the_tree_one_builds(tmp_path: Path, two: list[Given
     (files,) = two
     assert files is not None and len(files.texts) > 10  # taken, with many groups in each half
     # the child's objects stayed there: its files' bytes came back with their Nodes' summary
-    assert files.summary is not None and files.summary.count > 1_000
-    assert files.apart and set(files.apart) <= set(files.texts) - set(files.objects)
+    assert files.kept is not None and files.kept.summary.count > 1_000
+    assert files.kept.names and set(files.kept.names) <= set(files.texts) - set(files.objects)
     assert _tree(both.project) == _tree(one.project)
     assert run_build(both.project, check=True).differences == ()  # --check: the same tree
     assert len(two) == 2 and two[1] == files
@@ -147,7 +147,7 @@ def test_nodes_the_child_kept_are_refused_as_if_it_had_sent_them(
         with pytest.raises(FoundProblems) as refused:
             run_build(fleet.project)
         refusals.append(refused.value.lines)
-    assert two[0] is not None and two[0].summary is not None and two[1] is not None and two[1].summary is None
+    assert two[0] is not None and two[0].kept is not None and two[1] is not None and two[1].kept is None
     assert refusals[0] == refusals[1] and len(refusals[0]) > 1
     assert not (fleet.project.parent / "out").exists()
 
