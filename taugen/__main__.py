@@ -1,5 +1,5 @@
 from __future__ import annotations
 
-from taugen.cli import main
+from taugen.cli import run
 
-main(prog_name="taugen")  # `python -m taugen` is taugen: its usage lines, _TAUGEN_COMPLETE
+run(prog_name="taugen")  # `python -m taugen` is taugen: its usage lines, _TAUGEN_COMPLETE, its end

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from taugen.cli.guard import EXIT_FOUND, EXIT_OK, guarded
+from taugen.cli.held import keep
 from taugen.cli.options import cluster_option, config_option, crd_option, progress_option
 from taugen.cli.output import print_problems
 from taugen.cli.progress import progress_on_stderr
@@ -42,9 +43,8 @@ def build_command(
     from taugen.commands.build import BuildOptions, build
 
     with progress_on_stderr(progress) as say:
-        options = BuildOptions(
-            config, cluster, out, check, allow_quota_decrease, allow_stale, crds=crds, progress=say
-        )
+        flags = (check, allow_quota_decrease, allow_stale)
+        options = BuildOptions(config, cluster, out, *flags, crds=crds, progress=say, keep=keep())
         result = build(options)
     print_problems(result.warnings, MAX_WARNINGS)
     return _report(result, check)

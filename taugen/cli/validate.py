@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from taugen.cli.guard import EXIT_FOUND, EXIT_OK, guarded
+from taugen.cli.held import keep
 from taugen.cli.options import config_option, crd_option
 from taugen.cli.output import print_data, print_text
 from taugen.cli.stdin import from_stdin
@@ -71,6 +72,7 @@ def validate_command(
     if (context or kubeconfig) and not with_server:
         raise click.UsageError("--context and --kubeconfig go with --server")
     report = validate_paths(ValidateOptions(paths, config, crds, kubernetes_version))
+    keep()(report)  # every object of the tree: held to the end, not freed one by one (cli/ending.py)
     if with_kubeconform:
         report, note = run_kubeconform(report, crds, kubernetes_version)
         click.echo(note, err=True)
