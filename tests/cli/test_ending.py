@@ -19,6 +19,7 @@ from taugen.cli import ending, main
 from taugen.cli.held import Held, keep
 from taugen.commands.build import BuildOptions, build
 from taugen.context.session import ProjectContext
+from taugen.validate.engine import Report
 from tests.support.helpers import gpu_node, inventory, write_project, write_yaml
 
 # streams buffered as a user's are (this machine sets PYTHONUNBUFFERED, which would hide a lost flush)
@@ -156,3 +157,28 @@ def test_run_holds_what_the_build_opened_until_the_process_ends(
     with pytest.raises(_Ended) as end:
         ending.run()
     assert end.value.code == 2
+
+
+def test_run_holds_validates_report_until_the_process_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[Held] = []
+
+    class Recorded(Held):
+        def __init__(self) -> None:
+            super().__init__()
+            made.append(self)
+
+    def ended(code: int) -> NoReturn:
+        raise _Ended(code)
+
+    project = write_project(tmp_path)
+    assert build(BuildOptions(project)).differences == ()
+    monkeypatch.setattr(ending, "Held", Recorded)
+    monkeypatch.setattr(os, "_exit", ended)
+    monkeypatch.setattr(sys, "argv", ["taugen", "validate", "-c", str(project)])
+    with pytest.raises(_Ended) as end:
+        ending.run()
+    assert end.value.code == 0
+    (held,) = made
+    assert [type(k) for k in held.objects] == [Report]
