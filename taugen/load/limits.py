@@ -67,14 +67,18 @@ def _raise_found(path: Path, text: str, fallback: Problem | None = None, *, tags
         raise InputError([problem])
 
 
-# `[`/`{` ... `]`/`}` with no bracket, quote or `#` inside, except quoted strings without
-# brackets: removing all of them once removes one level of flow nesting. Inside a real flow
-# collection every bracket outside a string is real, so the count of rounds bounds its depth.
-_PAIR = re.compile(
-    r"""\[(?:[^\[\]{}"'#]++|"[^"\\\[\]{}\n]*+"|'[^'\[\]{}\n]*+')*+\]"""
-    r"""|\{(?:[^\[\]{}"'#]++|"[^"\\\[\]{}\n]*+"|'[^'\[\]{}\n]*+')*+\}"""
+# `[` ... `]` (or `{` ... `}`) with no bracket, quote or `#` inside, except quoted strings without
+# brackets: removing all of them once removes at most one level of flow nesting. Inside a real
+# flow collection every bracket outside a string is real, so the count of passes bounds its depth.
+# One pattern per bracket, each led by its literal: the regular expression engine then jumps from
+# one bracket to the next, where one pattern led by either looked at every character (issue 36:
+# 0.27 s against 0.10 s on a 100,000-node inventory).
+_INSIDE = r"""(?:[^\[\]{}"'#]++|"[^"\\\[\]{}\n]*+"|'[^'\[\]{}\n]*+')*+"""
+_PAIRS = (
+    ("[", re.compile(r"\[" + _INSIDE + r"\]")),
+    ("{", re.compile(r"\{" + _INSIDE + r"\}")),
 )
-ROUNDS = 4  # ordinary inputs nest flow collections two or three deep; JSON goes to the scan
+PASSES = 8  # ordinary inputs nest flow collections two or three deep; JSON goes to the scan
 UNKNOWN = MAX_DEPTH + 1
 
 
@@ -82,21 +86,23 @@ def _depth_bound(text: str) -> int:
     """An upper bound on the nesting depth, or UNKNOWN (then the event scan decides)."""
     if "[[[[[[[[" in text or "{{{{{{{{" in text:
         return UNKNOWN  # the plain bomb: the scan stops at its 65th bracket
-    rounds = 0
+    passes = 0
     while "[" in text or "{" in text:
-        if rounds == ROUNDS:
-            return UNKNOWN
-        text = _PAIR.sub("", text)
-        rounds += 1
+        for bracket, pair in _PAIRS:  # a pass over one kind of pair counts, whatever it removed
+            if bracket in text:
+                if passes == PASSES:
+                    return UNKNOWN
+                text = pair.sub("", text)
+                passes += 1
     # A block level needs one more column of indentation or indicator (`- `, `? `, `: `):
     # with no line led by `lead` such characters, the block depth is at most lead + 1.
-    lead = MAX_DEPTH - rounds - 1
+    lead = MAX_DEPTH - passes - 1
     led = rf"[ \t?:-]{{{lead},}}"
     # `^` in MULTILINE mode, spelt as the text's start or a newline: the regular expression
     # engine then looks only at newlines (issue 20: ten times faster on a 62 MB tree)
     if re.match(led, text) or re.search(rf"\n{led}", text):
         return UNKNOWN
-    return lead + rounds
+    return lead + passes
 
 
 def _scan(path: Path, text: str, *, tags: bool) -> Problem | None:
