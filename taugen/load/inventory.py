@@ -13,6 +13,7 @@ from taugen.core.errors import InputError, Problem, ProblemCollector, Rule
 from taugen.core.names import label_value_error
 from taugen.core.quantity import MAX_MAGNITUDE, Quantity
 from taugen.load.document import Document, Loc, Position, load_one, read_text
+from taugen.load.plain_nodes import plain_nodes
 from taugen.load.validate import validate
 from taugen.models.inventory import ClusterInventory, KubeNode, NodeList
 
@@ -161,6 +162,25 @@ def _refuse_describe(path: Path, text: str | None) -> None:
 
 
 def _native(doc: Document) -> Inventory:
+    read = plain_nodes(doc.data.get("nodes")) if type(doc.data) is dict else None
+    if read is not None:  # issue 36: the model reads the rest; its nodes would come out the same
+        top = validate(ClusterInventory, doc, RULE, data={**doc.data, "nodes": []})
+        nodes = tuple(
+            NodeFacts(
+                n.name,
+                n.vm_size,
+                n.site,
+                n.ready,
+                n.allocatable,
+                n.labels,
+                doc,
+                ("nodes", i),
+                NATIVE,
+                n.capacity,
+            )
+            for i, n in enumerate(read)
+        )
+        return Inventory(doc, top.observedAt, ("observedAt",), top.site, nodes, NATIVE)
     model = validate(ClusterInventory, doc, RULE)
     nodes = tuple(
         NodeFacts(
