@@ -82,7 +82,12 @@ def clean(
     """The gpu-classes the Nodes carry (as flavor_nodes reads them) when `validate` could find
     nothing to say of them beside `others`, the rest of the trees; else None. `elsewhere`: files
     of Nodes another process built and summarized (emit/split.py), checked as if they were here."""
-    sources = [*(f.source for f in files), *(t for e in elsewhere for t in e.sources)]
+    if any(e.summary.checked is False for e in elsewhere):
+        return None
+    sources = [
+        *(f.source for f in files),
+        *(t for e in elsewhere if e.summary.checked is None for t in e.sources),
+    ]
     if not _kind_unchecked(store) or not all(map(_fits, sources)):
         return None
     tree = objects.tree_of(roots)
@@ -114,6 +119,26 @@ class NodeSummary:
     notes: set[tuple[Any, Any]] = field(default_factory=set)
     classes: set[Any] = field(default_factory=set)
     carried: dict[Any, set[Any]] = field(default_factory=dict)
+    # where it was made (summarized): True when its files fit (SPEC G2) and each name is a DNS
+    # name, False when not; None: not looked at, `clean` looks (issue 36: each process its half)
+    checked: bool | None = None
+
+    def merged(self, other: NodeSummary) -> NodeSummary:
+        """The summary of this one's Nodes and `other`'s together."""
+        carried = {c: set(keys) for c, keys in self.carried.items()}
+        for gpu_class, keys in other.carried.items():
+            carried[gpu_class] = carried[gpu_class] & keys if gpu_class in carried else set(keys)
+        checks = (self.checked, other.checked)
+        return NodeSummary(
+            self.names | other.names,
+            self.count + other.count,
+            self.keys | other.keys,
+            self.values | other.values,
+            self.notes | other.notes,
+            self.classes | other.classes,
+            carried,
+            None if None in checks else all(checks),
+        )
 
 
 def summary(docs: Iterable[Sequence[dict[str, Any]]]) -> NodeSummary:
@@ -144,15 +169,17 @@ def summary(docs: Iterable[Sequence[dict[str, Any]]]) -> NodeSummary:
     return seen
 
 
-def summarized(objects: Mapping[str, Sequence[Any]]) -> NodeSummary | None:
-    """The summary of files of objects when all are partial Nodes of the compiled shape, else
-    None (they are then sent as they are)."""
+def summarized(objects: Mapping[str, Sequence[Any]], texts: Mapping[str, bytes]) -> NodeSummary | None:
+    """The summary of files of objects (and their bytes) when all are partial Nodes of the
+    compiled shape, else None (they are then sent as they are); checked here."""
     if not all(map(shaped, objects.values())):
         return None
     try:
-        return summary(objects.values())
+        found = summary(objects.values())
     except TypeError:
         return None
+    found.checked = all(map(_fits, texts.values())) and _names(found.names)
+    return found
 
 
 @dataclass(frozen=True)
@@ -224,6 +251,7 @@ class _Seen:
     values: set[Any] = field(default_factory=set)
     notes: set[tuple[Any, Any]] = field(default_factory=set)
     classes: set[Any] = field(default_factory=set)
+    unchecked: set[Any] = field(default_factory=set)  # the names no summary's `checked` vouched for
 
 
 def _walk(parts: Sequence[tuple[Path, NodeSummary]], tree: TreeOf, others: Tree) -> _Seen | None:
@@ -238,6 +266,8 @@ def _walk(parts: Sequence[tuple[Path, NodeSummary]], tree: TreeOf, others: Tree)
         if any(not by_class.get(c, set()) | cluster <= keys for c, keys in part.carried.items()):
             return None
         seen.names.setdefault(tree(path), set()).update(part.names)
+        if not part.checked:
+            seen.unchecked |= part.names
         seen.count += part.count
         seen.keys |= part.keys
         seen.values |= part.values
@@ -260,12 +290,16 @@ def _unique(seen: _Seen, others: Sequence[Resource], tree: TreeOf) -> bool:
 
 def _syntax(seen: _Seen) -> bool:
     """The schema and nodes.node_names: labels and annotations strings to strings, each name a
-    DNS subdomain, each label key and value valid."""
-    found = set().union(*seen.names.values())
+    DNS subdomain (those of a summary `checked` where it was made: looked at there), each label
+    key and value valid."""
     return (
         all(type(s) is str for s in itertools.chain(seen.keys, seen.values, *zip(*seen.notes, strict=True)))
-        and "" not in found
-        and not any(names.dns1123_subdomain_error(n) for n in found)
+        and _names(seen.unchecked)
         and not any(names.label_key_error(k) for k in seen.keys)
         and not any(names.label_value_error(v) for v in seen.values)
     )
+
+
+def _names(found: set[Any]) -> bool:
+    """nodes.node_names: each name a DNS subdomain (the shape made it a string)."""
+    return "" not in found and not any(names.dns1123_subdomain_error(n) for n in found)

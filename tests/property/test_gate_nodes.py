@@ -197,7 +197,7 @@ def _gate_apart(here: list[Any], there: list[Any], kai: bool, broken: bool, summ
     process kept and summarized (emit/split.py) when `summarize` and it can; else sent along."""
     objects, texts = _tree(here, kai, broken)
     texts[APART] = yaml.safe_dump_all(there, sort_keys=False).encode()
-    summary = summarized({APART: there}) if summarize else None
+    summary = summarized({APART: there}, {APART: texts[APART]}) if summarize else None
     whole = dict(sorted({**objects, APART: there}.items()))
     apart = {} if summary is None else {"c1": Apart((APART,), summary, lambda: {APART: there})}
     kept = {k: v for k, v in whole.items() if not apart or k != APART}

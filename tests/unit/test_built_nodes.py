@@ -21,7 +21,17 @@ from taugen.commands.build import BuildOptions, build
 from taugen.commands.validate import ValidateOptions, validate_paths
 from taugen.core.errors import FoundProblems
 from taugen.emit.canonical import dump
-from taugen.validate.built_nodes import NOTHING, BuiltFile, Elsewhere, Vouched, clean, shaped, summary, vouch
+from taugen.validate.built_nodes import (
+    NOTHING,
+    BuiltFile,
+    Elsewhere,
+    Vouched,
+    clean,
+    shaped,
+    summarized,
+    summary,
+    vouch,
+)
 from taugen.validate.report import as_json
 from taugen.validate.schemas import SchemaStore
 
@@ -229,3 +239,53 @@ def test_the_largest_document_is_measured_alike_in_text_and_bytes(text: str) -> 
     assert in_bytes >= taugen.validate.objects.largest_document(text)
     assert (in_bytes == taugen.validate.objects.largest_document(text)) is text.isascii()
     assert taugen.validate.objects.objects_fit(text.encode()) == taugen.validate.objects.objects_fit(text)
+
+
+def _checked(*nodes: dict[str, Any]) -> Elsewhere:
+    """These Nodes as emit/split.py summarizes them in the process that built them: checked there."""
+    path = Path("out/c1/nodes/h200-141gb/nodes-2.yaml")
+    files = {NODES: list(nodes)}
+    found = summarized(files, {NODES: dump(list(nodes))})
+    assert found is not None
+    return Elsewhere((path,), (dump(list(nodes)),), found)
+
+
+def test_a_summary_checked_where_it_was_made_says_what_clean_would() -> None:
+    """Issue 36: each process looks at its own files' sizes and names; a wrong name or a file
+    over the limit makes the summary say so, and the gate then steps aside as before."""
+    store, roots = SchemaStore(), [Path("out/c1")]
+    right = _checked(_node("c"))
+    assert right.summary.checked is True
+    assert clean(_files(_node("b")), [], store, roots, [right]) == frozenset({"h200-141gb"})
+    for wrong in (_node("A"), _node("a", note="é" * 700_000)):
+        refused = _checked(wrong)
+        assert refused.summary.checked is False
+        assert None is clean(_files(_node("b")), [], store, roots, [refused])
+    # a vouched summary is taken at its word: the names are not looked at again (the saving)
+    trusted = _elsewhere(_node("A"))
+    trusted.summary.checked = True
+    assert clean([], [], store, roots, [trusted]) == frozenset({"h200-141gb"})
+
+
+@pytest.mark.parametrize("split", [0, 1, 2, 3, 4])
+def test_two_summaries_merged_are_the_summary_of_both(split: int) -> None:
+    """emit/split.py merges the two processes' summaries: the same as one summary of all Nodes."""
+    nodes = [
+        _labelled("b", "tau.azure.com/site", "s1"),
+        _node("a"),
+        _labelled("c", "tau.azure.com/gpu-class", "h100-80gb"),
+        _node("d", note="x"),
+    ]
+    first, second = nodes[:split], nodes[split:]
+    merged = summary([first]).merged(summary([second]))
+    assert merged == summary([first, second])
+    class_only = {"tau.azure.com/gpu-class"}  # b's site label is not on every h200-141gb Node
+    assert merged.carried == {"h200-141gb": class_only, "h100-80gb": class_only}
+    one = summarized({NODES: first} if first else {}, {NODES: dump(first)} if first else {})
+    other = summarized({NODES: second} if second else {}, {NODES: dump(second)} if second else {})
+    assert one is not None and other is not None
+    assert one.merged(other).checked is True
+    other.checked = False
+    assert one.merged(other).checked is False
+    other.checked = None
+    assert one.merged(other).checked is None

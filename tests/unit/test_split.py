@@ -142,7 +142,7 @@ def test_nodes_the_child_kept_are_refused_as_if_it_had_sent_them(
 
     _spied_objects(monkeypatch, wrong)
     refusals = []
-    for summarize in (summarized, lambda _: None):
+    for summarize in (summarized, lambda *_: None):
         monkeypatch.setattr(taugen.commands.build, "summarized", summarize)
         with pytest.raises(FoundProblems) as refused:
             run_build(fleet.project)
