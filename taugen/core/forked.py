@@ -79,24 +79,31 @@ def _joined(child: _Child, here: Callable[[], Result]) -> tuple[Result, Any]:
     with child.pipe as pipe:
         try:
             mine = here()
-            data = pipe.read()
+            theirs = _received(pipe)
         except BaseException:
             os.kill(child.pid, signal.SIGKILL)
             os.waitpid(child.pid, 0)
             raise
     _, status = os.waitpid(child.pid, 0)
-    if status != 0 or not data:
-        return mine, None
-    return mine, pickle.loads(data)  # our own child's bytes, through our own pipe
+    return mine, theirs if status == 0 else None
+
+
+def _received(pipe: BinaryIO) -> Any:
+    """The child's result, unpickled as it comes through the pipe (issue 36: not read whole
+    first, which held its 34 MB twice at the build's peak); None when nothing whole came."""
+    try:
+        return pickle.load(pipe)  # our own child's bytes, through our own pipe
+    except Exception:  # nothing, or a result cut short by a child that failed while writing it
+        return None
 
 
 def _child(work: Callable[[], object], read: int, write: int) -> None:
     status = 1
     try:
         os.close(read)
-        data = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
-        with os.fdopen(write, "wb") as pipe:
-            pipe.write(data)
+        result = work()
+        with os.fdopen(write, "wb") as pipe:  # pickled as it is written: never whole in memory
+            pickle.dump(result, pipe, protocol=pickle.HIGHEST_PROTOCOL)
         status = 0
     except BaseException:  # any failure is the parent's to redo: it gets no result
         pass

@@ -178,6 +178,16 @@ def test_a_child_that_fails_gives_no_result(monkeypatch: pytest.MonkeyPatch) -> 
     assert in_two(lambda part: lambda: part, 1, 2) is None  # a result that cannot be pickled
 
 
+def test_a_result_larger_than_the_pipe_comes_whole_or_not_at_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child pickles into the pipe as the parent unpickles from it (issue 36: the result was
+    held whole in each process first): 4 MB, far past a pipe's 64 KiB, comes back as it was; a
+    result the child fails to pickle after the first megabytes gives none, as a failed child."""
+    _forking(monkeypatch)
+    large = [bytes([i]) * 1_000_000 for i in range(4)]
+    assert in_two(lambda part: [*large, part], 1, 2) == ([*large, 1], [*large, 2])
+    assert in_two(lambda part: [*large, lambda: part], 1, 2) is None
+
+
 def test_an_error_here_is_raised_and_the_child_is_ended(monkeypatch: pytest.MonkeyPatch) -> None:
     _forking(monkeypatch)
     parent = os.getpid()
