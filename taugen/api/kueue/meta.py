@@ -74,7 +74,9 @@ class KueueModel(BaseModel):
     subclass lists in `nullable`.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, alias_generator=to_camel)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, strict=True, alias_generator=to_camel, defer_build=True
+    )
     nullable: ClassVar[frozenset[str]] = frozenset()
     # A kind's upstream CEL rules as taugen's own checks (api/rules.py), on its wire form
     checks: ClassVar[tuple[ObjectCheck, ...]] = ()
