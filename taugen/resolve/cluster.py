@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import attrgetter
 
 from taugen.core.errors import Problem, ProblemCollector
 from taugen.core.suggest import VERY_CLOSE, closest
@@ -68,7 +69,7 @@ def resolve(inputs: ClusterInputs) -> ResolvedCluster:
     problems.extend(check_rules(rule_set, sources))
     nodes: list[ResolvedNode] = []
     placed = []
-    for facts in sorted(inventory.nodes, key=lambda n: n.name):
+    for facts in sorted(inventory.nodes, key=attrgetter("name")):
         labels = dict(rule_set.labels_for(facts.vm_size, facts.labels))
         gpu_class, gpus = labels.get(GPU_CLASS), facts.gpus
         if gpu_class is None and gpus > 0:

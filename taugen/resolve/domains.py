@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from taugen.core.errors import Problem
-from taugen.core.names import label_value_error
+from taugen.core.names import LABEL_VALUE_MAX, label_value_error
 from taugen.load.inventory import REGION_LABEL, NodeFacts
 from taugen.models.platform import PRESETS, TopologyLabels
 from taugen.models.project import Cluster
@@ -97,6 +97,8 @@ def _domain(node: NodeFacts, provider: str | None, problems: list[Problem]) -> s
                     "fix the label in the inventory",
                 )
             )
+        elif hostname and len(SINGLETON) + len(hostname) <= LABEL_VALUE_MAX:
+            return SINGLETON + hostname  # a valid value behind the prefix is one: singleton's own (issue 36)
         return singleton(hostname)  # R12/R13: never implied by GPU model
     if why := _value_error(value):
         problems.append(

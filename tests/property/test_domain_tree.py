@@ -1,6 +1,7 @@
 """R16's tree check looks at each node once to find the accelerator domains met under two parents
 (resolve/domains._split_domains, issue 36), and groups only their nodes: for any placement, the
-problems are those of grouping every node, as before."""
+problems are those of grouping every node, as before. A singleton domain's value (R14) is
+the same whether singleton looks at the hostname again or not."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import taugen.resolve.domains
+from taugen.core.names import label_value_error
 from taugen.load.document import fast_documents
 from taugen.load.inventory import _native
-from taugen.resolve.domains import check_tree
+from taugen.resolve.domains import check_tree, singleton
 from taugen.resolve.labels import ACCELERATOR_DOMAIN, NETWORK_DOMAIN, SITE
 
 LEVELS = st.fixed_dictionaries(
@@ -51,3 +53,14 @@ def test_a_domain_under_two_parents_is_found() -> None:
     (problem,) = check_tree(placed)
     assert problem.rule == "R16" and "'nvl-0' is split across 2" in problem.message
     assert check_tree([(facts[0], one), (facts[2], one)]) == []
+
+
+@given(hostname=st.text(alphabet="aZ9-_.é ", max_size=70))
+def test_a_valid_hostname_gets_the_singleton_value_singleton_gives(hostname: str) -> None:
+    """_domain skips singleton's second look at a valid hostname (issue 36): the same value."""
+    node = _facts(1)[0]
+    problems: list[Any] = []
+    with mock.patch.object(taugen.resolve.domains, "hostname_of", return_value=hostname):
+        value = taugen.resolve.domains._domain(node, None, problems)
+    assert value == singleton(hostname)
+    assert bool(problems) == (label_value_error(hostname) is not None)
