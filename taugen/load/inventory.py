@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import repeat
 from pathlib import Path
 from typing import Final, Literal
 
@@ -13,7 +14,7 @@ from taugen.core.errors import InputError, Problem, ProblemCollector, Rule
 from taugen.core.names import label_value_error
 from taugen.core.quantity import MAX_MAGNITUDE, Quantity
 from taugen.load.document import Document, Loc, Position, load_one, read_text
-from taugen.load.plain_nodes import plain_nodes
+from taugen.load.plain_nodes import PlainNode, plain_nodes
 from taugen.load.validate import validate
 from taugen.models.inventory import ClusterInventory, KubeNode, NodeList
 
@@ -163,29 +164,23 @@ def _refuse_describe(path: Path, text: str | None) -> None:
 
 def _native(doc: Document) -> Inventory:
     read = plain_nodes(doc.data.get("nodes")) if type(doc.data) is dict else None
+    taints: Iterable[tuple[NodeTaint, ...] | None] = repeat(None)  # plain nodes say none
     if read is not None:  # issue 36: the model reads the rest; its nodes would come out the same
-        top = validate(ClusterInventory, doc, RULE, data={**doc.data, "nodes": []})
-        nodes = tuple(
-            NodeFacts(
-                n.name,
-                n.vm_size,
-                n.site,
-                n.ready,
-                n.allocatable,
-                n.labels,
-                doc,
-                ("nodes", i),
-                NATIVE,
-                n.capacity,
-            )
-            for i, n in enumerate(read)
-        )
-        return Inventory(doc, top.observedAt, ("observedAt",), top.site, nodes, NATIVE)
-    model = validate(ClusterInventory, doc, RULE)
+        model = validate(ClusterInventory, doc, RULE, data={**doc.data, "nodes": []})
+    else:
+        model = validate(ClusterInventory, doc, RULE)
+        read = [
+            PlainNode(n.name, n.vmSize, n.site, n.ready, n.allocatable, n.labels, n.capacity)
+            for n in model.nodes
+        ]
+        taints = [
+            None if n.taints is None else tuple(NodeTaint(t.key, t.value, t.effect) for t in n.taints)
+            for n in model.nodes
+        ]
     nodes = tuple(
         NodeFacts(
             n.name,
-            n.vmSize,
+            n.vm_size,
             n.site,
             n.ready,
             n.allocatable,
@@ -194,9 +189,9 @@ def _native(doc: Document) -> Inventory:
             ("nodes", i),
             NATIVE,
             n.capacity,
-            None if n.taints is None else tuple(NodeTaint(t.key, t.value, t.effect) for t in n.taints),
+            t,
         )
-        for i, n in enumerate(model.nodes)
+        for i, (n, t) in enumerate(zip(read, taints, strict=False))
     )
     return Inventory(doc, model.observedAt, ("observedAt",), model.site, nodes, NATIVE)
 

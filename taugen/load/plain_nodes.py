@@ -25,7 +25,7 @@ _EMPTY: dict[str, Any] = {}
 
 
 class PlainNode(NamedTuple):
-    """A node's values as the model would give them (its taints: not said)."""
+    """A native node's values, read here or taken from the model's node (its taints apart)."""
 
     name: str
     vm_size: str | None
