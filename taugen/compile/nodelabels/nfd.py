@@ -16,6 +16,7 @@ from typing import Any
 from taugen.api.nfd import KIND, NFD_API
 from taugen.compile.manifest import SYNC_OPTIONS, Manifest, annotate, object_
 from taugen.compile.nodelabels.base import NODES_DIR, labelled, node_file, packed
+from taugen.compile.nodelabels.shards import json_length  # G2's limit is measured in compact JSON
 from taugen.core.errors import TaugenError
 from taugen.core.names import subdomain_name
 from taugen.resolve.cluster import ResolvedNode
@@ -92,13 +93,13 @@ def _file_rules(nodes: Sequence[ResolvedNode], budget: int) -> list[dict[str, An
 
 def _packed(rules: list[dict[str, Any]], budget: int) -> list[list[dict[str, Any]]]:
     """The rules in order, in as few objects as keep each object's rules under `budget` bytes."""
-    return packed(rules, [json_size(rule) + 1 for rule in rules], budget)
+    return packed(rules, [json_length(rule) + 1 for rule in rules], budget)
 
 
 def _sized_rules(labels: Mapping[str, str], names: list[str], budget: int) -> list[dict[str, Any]]:
     """One rule; several with the same labels when its node names alone pass the budget."""
-    base = json_size(_rule(labels, [], 2))
-    chunks = packed(names, [json_size(name) + 1 for name in names], budget - base)
+    base = json_length(_rule(labels, [], 2))
+    chunks = packed(names, [json_length(name) + 1 for name in names], budget - base)
     return [_rule(labels, chunk, i) for i, chunk in enumerate(chunks, start=1)]
 
 
@@ -111,11 +112,6 @@ def _rule(labels: Mapping[str, str], names: list[str], part: int = 1) -> dict[st
         "labels": dict(labels),
         "matchFeatures": [{"feature": NODE_NAME_FEATURE, "matchExpressions": match}],
     }
-
-
-def json_size(value: Any) -> int:
-    """Bytes of `value` as compact JSON, the form G2's limit is measured in."""
-    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
 
 
 def _check_labels(node: ResolvedNode) -> None:

@@ -26,6 +26,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
+
 from taugen.compile.manifest import Manifest, file_order
 from taugen.compile.nodelabels.base import NO_CLASS_FILE, NODES_DIR, SINGLE_HOSTS, packed
 from taugen.core.errors import TaugenError
@@ -155,7 +157,24 @@ _COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # json.d
 
 def estimated_bytes(obj: dict[str, Any]) -> int:
     """An upper estimate of the object's bytes as canonical YAML, once decorated."""
-    return 2 * _utf8_length(_COMPACT.encode(obj)) + DECORATION
+    return 2 * json_length(obj) + DECORATION
+
+
+def json_length(value: Any) -> int:
+    """The UTF-8 length of the value's compact JSON, as `json.dumps(value, separators=(",", ":"),
+    ensure_ascii=False)` writes it, for what node-label objects hold: maps, lists, strings, ints,
+    booleans and None.
+
+    Issue 36: orjson writes those the same bytes (it escapes the same characters the same way) in
+    a tenth of the time: at 100,000 nodes the estimates took 0.2 s of each half's 1.4 s. What
+    orjson refuses (a key that is not a string, an int past 64 bits, a lone surrogate) is measured
+    by the json module. A float, which the two spell differently (`1e+16`, `1e16`), is never in
+    a node-label object: labels and annotations are strings. tests/property/test_json_length.py
+    holds the two equal."""
+    try:
+        return len(orjson.dumps(value))
+    except (orjson.JSONEncodeError, TypeError):
+        return _utf8_length(_COMPACT.encode(value))
 
 
 def _utf8_length(text: str) -> int:
@@ -168,5 +187,5 @@ def _total_estimate(manifests: list[Manifest]) -> int:
     by one `,` each, inside `[` and `]`: n + 1 bytes more than theirs together."""
     if not manifests:
         return 0
-    listed = _utf8_length(_COMPACT.encode([m.obj for m in manifests]))
+    listed = json_length([m.obj for m in manifests])
     return 2 * (listed - len(manifests) - 1) + DECORATION * len(manifests)
