@@ -11,6 +11,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from taugen.compile.manifest import Manifest
 from taugen.compile.nodelabels import shards
 from taugen.compile.nodelabels.shards import estimated_bytes, json_length
 
@@ -63,5 +64,5 @@ def test_a_node_object_is_estimated_from_its_json() -> None:
 
 @given(st.lists(st.dictionaries(TEXT, VALUES, max_size=3), max_size=5))
 def test_a_shards_total_is_the_sum_of_its_objects_estimates(objects: list[dict[str, Any]]) -> None:
-    manifests = [shards.Manifest(f"nodes/{i}.yaml", obj) for i, obj in enumerate(objects)]
+    manifests = [Manifest(f"nodes/{i}.yaml", obj) for i, obj in enumerate(objects)]
     assert shards._total_estimate(manifests) == sum(estimated_bytes(obj) for obj in objects)
