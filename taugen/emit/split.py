@@ -10,7 +10,8 @@ back its files' bytes and, in place of their objects, what the gate needs of its
 (NodeFiles.kept); the gate builds them here only to validate them one by one. This process
 summarizes its own half the same way while the child is at work, and the gate reads the two
 summaries merged, not the objects (issue 36: 0.1 s of the gate's, and its look at each file's
-size and at each name, moved into the two processes).
+size and at each name, moved into the two processes). Its own objects are then let go too: a
+gate that must validate one by one builds both halves here again.
 
 Anything else is built in one process, as before: another nodeLabels backend, a fleet too small
 for a fork to pay, no second core, a child that failed, or groups of both halves that would
@@ -56,7 +57,8 @@ Summarize = Callable[[Objects, Mapping[str, bytes]], Summary | None]  # files' o
 @dataclass(frozen=True)
 class Kept(Generic[Summary]):
     """Files whose objects are not among the cluster's: those the child kept (issue 36: pickling
-    50,000 Nodes cost it about 0.3 s), or both halves' when both were summarized. Their names,
+    50,000 Nodes cost it about 0.3 s), or both halves' when both were summarized (neither
+    process keeps them then). Their names,
     the summary in their objects' place (what the gate needs of their Nodes), and how to have
     their objects here, for a gate that must validate them one by one."""
 
@@ -92,17 +94,19 @@ def split_node_files(
     first, second = _halves(nodes)
     shard_size = cluster.cluster.shardSize
     work = partial(_built, shard_size=shard_size, backend=backend, summarize=summarize)
-    both = in_two(work, (first, True), (second, False))
+    both = in_two(work, first, second)
     (one, mine), (other, theirs) = both if both is not None else ((None, None), (None, None))
     if one is None or other is None or _folders(one) & _folders(other):
         return None
     texts = dict(sorted({**one.texts, **other.texts}.items()))
-    if theirs is None:  # the child sent its objects
-        return NodeFiles(dict(sorted({**one.objects, **other.objects}.items())), texts)
+    mine_here = partial(_objects, first, shard_size, backend)
     theirs_here = partial(_objects, second, shard_size, backend)
+    if theirs is None:  # the child sent its objects
+        ours = one.objects if mine is None else mine_here()
+        return NodeFiles(dict(sorted({**ours, **other.objects}.items())), texts)
     if mine is None:
         return NodeFiles(one.objects, texts, Kept(tuple(other.texts), theirs, theirs_here))
-    both_here = partial(_both, one.objects, theirs_here)
+    both_here = partial(_both, mine_here, theirs_here)
     return NodeFiles({}, texts, Kept(tuple(texts), mine.merged(theirs), both_here))
 
 
@@ -121,31 +125,31 @@ def _halves(nodes: list[ResolvedNode]) -> tuple[list[ResolvedNode], list[Resolve
 
 
 def _built(
-    part: tuple[list[ResolvedNode], bool],
+    nodes: list[ResolvedNode],
     shard_size: int,
     backend: CompileBackend,
     summarize: Summarize[Summary] | None,
 ) -> tuple[NodeFiles[Summary] | None, Summary | None]:
     """The files of these nodes' groups, as one process builds them (None for a ShardError),
-    and the summary of their objects when a summarize is given and can make one. The child's
-    objects are then not given back (`here`: this process's half, whose objects stay)."""
-    nodes, here = part
+    and the summary of their objects when a summarize is given and can make one. The objects are
+    then let go, in either process: the summary stands for them (issue 36: this process's held
+    through the gate raised the peak by 4-8 MiB once its part grew past half, CHILD_SHARE)."""
     try:
         objects = _objects(nodes, shard_size, backend)
     except ShardError:
         return None, None
     texts = {name: dump(docs) for name, docs in objects.items()}
     summary = None if summarize is None else summarize(objects, texts)
-    return NodeFiles(objects if here or summary is None else {}, texts), summary
+    return NodeFiles(objects if summary is None else {}, texts), summary
 
 
 def _objects(nodes: list[ResolvedNode], shard_size: int, backend: CompileBackend) -> Objects:
     return emit_objects(decorate(labels_of(BACKEND, nodes, shard_size), backend))
 
 
-def _both(mine: Objects, theirs: Callable[[], Objects]) -> Objects:
-    """Both halves' objects: this process's as built, the child's built here again."""
-    return dict(sorted({**mine, **theirs()}.items()))
+def _both(mine: Callable[[], Objects], theirs: Callable[[], Objects]) -> Objects:
+    """Both halves' objects, built here again."""
+    return dict(sorted({**mine(), **theirs()}.items()))
 
 
 def _folders(files: NodeFiles[Any]) -> set[str]:

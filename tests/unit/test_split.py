@@ -114,7 +114,8 @@ def test_the_gate_builds_the_childs_objects_here_to_check_them_one_by_one(
     tmp_path: Path, two: list[Given], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """When the bulk check cannot vouch for the Nodes (a CRD of Node's, a file too large), the
-    gate validates every object: those the child kept are built here again, the same."""
+    gate validates every object: both halves, summarized in place of their objects, are built
+    here again, the same."""
     (one,) = generate(tmp_path / "one", 3_000, forms=["native"]).values()
     (both,) = generate(tmp_path / "two", 3_000, forms=["native"]).values()
     run_build(one.project)
@@ -126,7 +127,7 @@ def test_the_gate_builds_the_childs_objects_here_to_check_them_one_by_one(
     calls.clear()
     monkeypatch.setattr(taugen.validate.gate, "clean", lambda *_: None)
     run_build(both.project)
-    assert calls == [os.getpid()] * 2  # this half, then the child's again for the gate
+    assert calls == [os.getpid()] * 3  # this half, then both again for the gate (neither was kept)
     assert _tree(both.project) == _tree(one.project)
 
 
@@ -225,3 +226,28 @@ def test_the_child_takes_its_share_of_the_nodes_in_whole_groups(monkeypatch: pyt
     assert not {n.partition("/")[0] for n in mine} & {n.partition("/")[0] for n in theirs}
     assert abs(len(theirs) - taugen.emit.split.CHILD_SHARE * len(nodes)) <= 512
     assert len(mine) > len(theirs)
+
+
+def test_a_child_that_cannot_summarize_sends_its_objects_and_this_half_is_built_again(
+    tmp_path: Path, two: list[Given], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """This process let its objects go for its summary; the child, with none, sent its objects:
+    the gate then gets every file's objects, this half's built here again, and the same tree."""
+    (one,) = generate(tmp_path / "one", 3_000, forms=["native"]).values()
+    (both,) = generate(tmp_path / "two", 3_000, forms=["native"]).values()
+    with pytest.MonkeyPatch.context() as serial:
+        serial.setattr(taugen.emit.split, "SPLIT_FROM", 10**9)
+        run_build(one.project)
+    two.clear()
+    parent = os.getpid()
+
+    def here_only(objects: Any, texts: Any) -> NodeSummary | None:
+        return summarized(objects, texts) if os.getpid() == parent else None
+
+    monkeypatch.setattr(taugen.commands.build, "summarized", here_only)
+    calls = _spied_objects(monkeypatch)
+    run_build(both.project)
+    (files,) = two
+    assert files is not None and files.kept is None and files.objects.keys() == files.texts.keys()
+    assert calls == [parent] * 2  # this half, then again for its objects
+    assert _tree(both.project) == _tree(one.project)
