@@ -34,11 +34,6 @@ from taugen.core.forked import in_two
 from taugen.emit.canonical import dump, emit_objects
 from taugen.resolve.cluster import ResolvedCluster, ResolvedNode
 
-# The child's part of the Nodes. It does more with the same Nodes: it pickles its files' bytes and
-# summary into the pipe (0.1-0.15 s at 100,000 Nodes) after building them, and the first touch of
-# each page it shares with this process copies it. With half, this process waited for the child
-# 0.13-0.46 s (three runs); with 0.43-0.46, 0.06-0.14 s (five).
-CHILD_SHARE = 0.45
 SPLIT_FROM = 20_000  # labelled nodes: below, the fork and the pipe cost about what half saves
 BACKEND = "node"
 Objects = dict[str, list[dict[str, Any]]]  # file -> objects in file order
@@ -111,17 +106,14 @@ def split_node_files(
 
 
 def _halves(nodes: list[ResolvedNode]) -> tuple[list[ResolvedNode], list[ResolvedNode]]:
-    """The nodes in two parts of whole groups, the largest group first to the part further below
-    its share: this process's, then the child's (CHILD_SHARE)."""
+    """The nodes in two halves of whole groups, the largest group first to the emptier half."""
     groups: dict[str, list[ResolvedNode]] = {}
     for node in nodes:
         groups.setdefault(node_file(node), []).append(node)
-    mine: list[ResolvedNode] = []
-    theirs: list[ResolvedNode] = []
+    halves: tuple[list[ResolvedNode], list[ResolvedNode]] = ([], [])
     for name in sorted(groups, key=lambda g: (-len(groups[g]), g)):
-        emptier = mine if len(mine) * CHILD_SHARE <= len(theirs) * (1 - CHILD_SHARE) else theirs
-        emptier.extend(groups[name])
-    return mine, theirs
+        min(halves, key=len).extend(groups[name])
+    return halves
 
 
 def _built(
@@ -132,8 +124,8 @@ def _built(
 ) -> tuple[NodeFiles[Summary] | None, Summary | None]:
     """The files of these nodes' groups, as one process builds them (None for a ShardError),
     and the summary of their objects when a summarize is given and can make one. The objects are
-    then let go, in either process: the summary stands for them (issue 36: this process's held
-    through the gate raised the peak by 4-8 MiB once its part grew past half, CHILD_SHARE)."""
+    then let go, in either process: the summary stands for them (issue 36: this process's, held
+    through the gate, raised a 100,000-node build's peak by 20 MiB and `--check`'s by 45)."""
     try:
         objects = _objects(nodes, shard_size, backend)
     except ShardError:

@@ -215,19 +215,6 @@ def test_without_a_fork_nothing_is_split(monkeypatch: pytest.MonkeyPatch) -> Non
     assert in_two(work, 1, 2) is None and calls == []
 
 
-def test_the_child_takes_its_share_of_the_nodes_in_whole_groups(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The child gets CHILD_SHARE of the Nodes, not half: it also pickles its part into the pipe."""
-    monkeypatch.setattr(taugen.emit.split, "node_file", lambda node: node.partition("/")[0])
-    sizes = [8000, 4000, 2000, *[512] * 160, 100, 7]  # a 100,000-node fleet's groups, roughly
-    nodes = [f"g{g}/{i}" for g, size in enumerate(sizes) for i in range(size)]
-    parts: Any = taugen.emit.split._halves(nodes)  # type: ignore[arg-type]  # names stand for Nodes
-    mine, theirs = parts
-    assert sorted(mine + theirs) == sorted(nodes)
-    assert not {n.partition("/")[0] for n in mine} & {n.partition("/")[0] for n in theirs}
-    assert abs(len(theirs) - taugen.emit.split.CHILD_SHARE * len(nodes)) <= 512
-    assert len(mine) > len(theirs)
-
-
 def test_a_child_that_cannot_summarize_sends_its_objects_and_this_half_is_built_again(
     tmp_path: Path, two: list[Given], monkeypatch: pytest.MonkeyPatch
 ) -> None:
