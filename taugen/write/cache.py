@@ -52,10 +52,11 @@ def cache_folder() -> Path:
 
 
 def lookup(request: Request, now: datetime) -> tuple[Problem, ...] | None:
-    """The warnings of the build that left everything as it is, or None: compile."""
-    key = _key(request)
-    entry = _read(request) if key is not None else None
-    if entry is None or entry.get("key") != key:
+    """The warnings of the build that left everything as it is, or None: compile. The entry is
+    read first: without one, no input is read and hashed (issue 36: 0.04 s of a first build of
+    a 100,000-node fleet)."""
+    entry = _read(request)
+    if entry is None or (key := _key(request)) is None or entry.get("key") != key:
         return None
     try:
         if any(now > datetime.fromisoformat(deadline) for deadline in entry["deadlines"]):

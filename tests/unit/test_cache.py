@@ -204,3 +204,45 @@ def test_replayed_warnings_are_problems(tmp_path: Path) -> None:
     project = _shrunk(tmp_path)
     (warning,) = run_build(project).warnings
     assert isinstance(warning, Problem) and warning.path == tmp_path / "inventory.yaml"
+
+
+def _keys_made(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    made: list[Any] = []
+    real = taugen.write.cache._key
+
+    def spy(request: Any) -> Any:
+        made.append(real(request))
+        return made[-1]
+
+    monkeypatch.setattr(taugen.write.cache, "_key", spy)
+    return made
+
+
+def test_without_an_entry_no_input_is_read_for_the_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, compiles: list[str]
+) -> None:
+    """Issue 36: a first build reads its inputs once, to build; only `store` hashes them."""
+    project = write_project(tmp_path, inventory([gpu_node("h-0")]))
+    made = _keys_made(monkeypatch)
+    run_build(project)
+    assert compiles == ["c1"] and len(made) == 1  # store's, not lookup's
+    (entry,) = taugen.write.cache.cache_folder().iterdir()
+    assert json.loads(entry.read_text())["key"] == made[0]
+    compiles.clear()
+    assert run_build(project).written == () and compiles == [] and len(made) == 2  # lookup's
+
+
+def test_an_entry_without_a_key_never_answers_an_input_that_cannot_be_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, compiles: list[str]
+) -> None:
+    """An entry of another shape (no key) and a key that cannot be made (None) are not a match."""
+    project = write_project(tmp_path, inventory([gpu_node("h-0")]))
+    run_build(project)
+    (entry,) = taugen.write.cache.cache_folder().iterdir()
+    data = json.loads(entry.read_text())
+    del data["key"]
+    entry.write_text(json.dumps(data))
+    monkeypatch.setattr(taugen.write.cache, "_key", lambda request: None)
+    compiles.clear()
+    run_build(project)
+    assert compiles == ["c1"]
