@@ -52,10 +52,10 @@ Summarize = Callable[[Objects, Mapping[str, bytes]], Summary | None]  # files' o
 @dataclass(frozen=True)
 class Kept(Generic[Summary]):
     """Files whose objects are not among the cluster's: those the child kept (issue 36: pickling
-    50,000 Nodes cost it about 0.3 s), or both halves' when both were summarized (neither
-    process keeps them then). Their names,
-    the summary in their objects' place (what the gate needs of their Nodes), and how to have
-    their objects here, for a gate that must validate them one by one."""
+    50,000 Nodes cost it about 0.3 s), or both halves' when both were summarized (neither process
+    keeps them then). Their names, the summary in their objects' place (what the gate needs of
+    their Nodes), and how to have their objects here, for a gate that must validate them one by
+    one."""
 
     names: tuple[str, ...]
     summary: Summary
