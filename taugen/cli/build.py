@@ -40,12 +40,20 @@ def build_command(
     progress: bool,
 ) -> int:
     """Compile the project into out/<cluster>/ and taugen.lock."""
-    from taugen.commands.build import BuildOptions, build
+    from taugen.context.early import forget, start
+    from taugen.core.gcpause import paused_gc
 
-    with progress_on_stderr(progress) as say:
-        flags = (check, allow_quota_decrease, allow_stale)
-        options = BuildOptions(config, cluster, out, *flags, crds=crds, progress=say, keep=keep())
-        result = build(options)
+    with paused_gc():  # from before the imports: the collector would walk the early parse
+        start(config, check=check)  # issue 36: a large inventory parsed while the modules load
+        try:
+            from taugen.commands.build import BuildOptions, build
+
+            with progress_on_stderr(progress) as say:
+                flags = (check, allow_quota_decrease, allow_stale)
+                options = BuildOptions(config, cluster, out, *flags, crds=crds, progress=say, keep=keep())
+                result = build(options)
+        finally:
+            forget()
     print_problems(result.warnings, MAX_WARNINGS)
     return _report(result, check)
 

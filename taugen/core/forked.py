@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, BinaryIO, TypeVar
+from typing import Any, BinaryIO, Generic, TypeVar
 
 Part = TypeVar("Part")
 Result = TypeVar("Result")
@@ -50,6 +50,39 @@ def beside(here: Callable[[], Result], there: Callable[[], Other]) -> tuple[Resu
     if child is None:
         return here(), None
     return _joined(child, here)
+
+
+class Started(Generic[Result]):
+    """work() run by a forked child since it was started; its result is asked for later, once."""
+
+    def __init__(self, child: _Child) -> None:
+        self._child: _Child | None = child
+        self._result: Result | None = None
+
+    def result(self) -> Result | None:
+        """The child's result, waited for; None when it gave none (the caller then does the work)."""
+        if (child := self._child) is not None:
+            self._child = None
+            with child.pipe as pipe:
+                theirs = _received(pipe)
+            _, status = os.waitpid(child.pid, 0)
+            self._result = theirs if status == 0 else None
+        return self._result
+
+    def end(self) -> None:
+        """Its result is not wanted: the child is ended and reaped, if it was not yet."""
+        if (child := self._child) is not None:
+            self._child = None
+            child.pipe.close()
+            os.kill(child.pid, signal.SIGKILL)
+            os.waitpid(child.pid, 0)
+
+
+def started(work: Callable[[], Result]) -> Started[Result] | None:
+    """work() in a forked child from now on (issue 36: an inventory's scan while `build` imports
+    its modules); None when no child can be had, as for `beside`."""
+    child = _spawn(work)
+    return None if child is None else Started(child)
 
 
 @dataclass(frozen=True)

@@ -107,8 +107,9 @@ def _child_position(node: Any, step: str | int, *, key: bool) -> tuple[int, int]
 def read_text(path: Path) -> str:
     """File text as UTF-8 (a UTF-8 byte-order mark is dropped); a problem at the first
     undecodable byte otherwise. Too large or too deeply nested text is refused (limits)."""
-    text = _decoded(path, read_bounded(path))
-    limits.check_text(path, text)
+    text = native.started_text(_decoded(path, read_bounded(path)))  # one copy of an early start's
+    if not native.depth_cleared(text):  # its child bounded the depth as check_text does (issue 36)
+        limits.check_text(path, text)
     return text
 
 

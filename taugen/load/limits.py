@@ -42,8 +42,13 @@ def check_text(path: Path, text: str) -> None:
     """Refuse nesting deeper than MAX_DEPTH before parsing. A cheap bound on the depth (C-speed
     regular expressions) clears ordinary files; only a file it cannot clear is scanned event by
     event, a scan that stops at the first level too deep."""
-    if _depth_bound(text) > MAX_DEPTH:
+    if too_deep(text):
         _raise_found(path, text)
+
+
+def too_deep(text: str) -> bool:
+    """Whether check_text must look at the text event by event: its cheap bound passes MAX_DEPTH."""
+    return _depth_bound(text) > MAX_DEPTH
 
 
 def check_data(path: Path, text: str, data: Any) -> None:

@@ -44,10 +44,13 @@ from __future__ import annotations
 
 import os
 import re
+import threading
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from taugen.core.forked import beside
+from taugen.core.forked import Started, beside, started
+from taugen.load import limits
 
 # yaml-rs allocates its parse with its own mimalloc, which by default keeps freed pages resident
 # until later allocations in the same heap purge them; none come, so a 30 MB inventory's parse
@@ -115,6 +118,7 @@ _DIGIT_PAIR = re.compile(r"(?=[0-9_]{2})")
 _DIGITS = re.compile(r"[0-9_]*")
 _REFUSE = yaml_rs.DuplicateKeyPolicy.Error  # the default since 0.1.x; said, not assumed
 _REFUSED = object()  # what _parsed gives for a text yaml-rs refuses
+_NOT_STARTED = object()  # what _taken gives for a text no early start read
 BESIDE_FROM = 4 << 20  # characters: below, the fork costs about what scanning beside the parse saves
 _MARKER = re.compile(r"\n---(?=\s|\Z)")  # the newline before it first: a literal the scan jumps to
 _BEFORE = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\r?\n)*")  # blank and comment lines only
@@ -176,6 +180,91 @@ def load_all(text: str, *, timestamps: bool) -> list[Any] | None:
     return [d for d in docs if d is not None]
 
 
+# Issue 36: a large inventory read before `taugen build` imports its modules (context/early.py),
+# parsed by yaml-rs on a thread meanwhile (yaml-rs lets go of the GIL while it parses: a thread
+# spinning beside it keeps 97 % of its speed) and scanned by a forked child. The loader takes
+# them only for the very text it reads itself.
+_INDENT = rf"[ \t?:-]{{{limits.MAX_DEPTH - 1},}}"  # a line led so deep: block nesting past the limit
+_DEEP_BLOCK = re.compile(rf"\n{_INDENT}")  # the newline first: the engine jumps from one to the next
+
+
+@dataclass
+class _Early:
+    text: str
+    verdict: Started[tuple[bool, bool]] | None  # the child's: depth within the limit, `plain`
+    thread: threading.Thread
+    parsed: list[Any]  # yaml-rs's parse (or _REFUSED), once the thread is done
+
+
+_EARLY: list[_Early] = []
+
+
+def start(text: str) -> None:
+    """Parse and scan an inventory's text from now on, for a later load_all of the same text.
+
+    The parse comes before the depth bound here, so nesting that could crash yaml-rs (block
+    nesting thousands deep) is ruled out first, and text yaml-rs would expand (aliases) is left
+    to the loader, as _cleared leaves it; so is a text too small to pay for the fork."""
+    if len(text) < BESIDE_FROM or ("*" in text and _ALIAS.search(text)):
+        return
+    if re.match(_INDENT, text) or _DEEP_BLOCK.search(text):
+        return
+    verdict = started(partial(_verdict, text))  # forked before the thread starts
+    parsed: list[Any] = []
+    thread = threading.Thread(target=lambda: parsed.append(_parsed(text)), daemon=True)
+    thread.start()
+    _EARLY.append(_Early(text, verdict, thread, parsed))
+
+
+def parse(text: str) -> Any:
+    """yaml-rs's parse of a small text whose depth was bounded, None where it refuses the text
+    (context/early.py: the inventories a project file names, a guess the loader checks)."""
+    data = _parsed(text)
+    return None if data is _REFUSED else data
+
+
+def _verdict(text: str) -> tuple[bool, bool]:
+    return not limits.too_deep(text), plain(text, inputs=True)
+
+
+def started_text(text: str) -> str:
+    """The text an early start read when it equals `text` (the loader then holds one copy)."""
+    return next((e.text for e in _EARLY if e.text == text), text)
+
+
+def depth_cleared(text: str) -> bool:
+    """Whether the early start's child found `text`'s nesting within the limit (limits.check_text
+    would pass it); False when there was no early start of it or no verdict."""
+    early = _early(text)
+    verdict = None if early is None or early.verdict is None else early.verdict.result()
+    return verdict is not None and verdict[0]
+
+
+def forget() -> None:
+    """Early starts not taken: their children ended (their threads end with their parse)."""
+    for early in _EARLY:
+        if early.verdict is not None:
+            early.verdict.end()
+    _EARLY.clear()
+
+
+def _early(text: str) -> _Early | None:
+    return next((e for e in _EARLY if e.text is text or e.text == text), None)
+
+
+def _taken(text: str) -> Any:
+    """The early start's parse of `text` if its scan cleared it, else _REFUSED; _NOT_STARTED when
+    there was no early start of it. Taken once."""
+    early = _early(text)
+    if early is None:
+        return _NOT_STARTED
+    _EARLY.remove(early)
+    early.thread.join()
+    verdict = None if early.verdict is None else early.verdict.result()
+    cleared = plain(text, inputs=True) if verdict is None else verdict[1]
+    return early.parsed[0] if cleared and early.parsed else _REFUSED
+
+
 def _cleared(text: str, timestamps: bool) -> Any:
     """yaml-rs's parse of a text `plain` clears, else _REFUSED.
 
@@ -184,6 +273,8 @@ def _cleared(text: str, timestamps: bool) -> Any:
     Only an alias must be ruled out first: yaml-rs expands each into a copy, so a small text of
     aliases could fill the memory before the scan's answer came. (The nesting depth is bounded
     before any parse, by limits.check_text: yaml-rs crashes on block nesting thousands deep.)"""
+    if timestamps and (early := _taken(text)) is not _NOT_STARTED:
+        return early
     scan = partial(plain, text, inputs=timestamps)
     if len(text) < BESIDE_FROM or ("*" in text and _ALIAS.search(text)):
         return _parsed(text) if scan() else _REFUSED

@@ -90,7 +90,12 @@ def store(request: Request, deadlines: Iterable[datetime], warnings: Sequence[Pr
 
 
 def _entry_path(request: Request) -> Path:
-    name = hashlib.sha256(str(request.project.resolve()).encode()).hexdigest()[:32]
+    return entry_of(request.project)
+
+
+def entry_of(project: Path) -> Path:
+    """The project's entry (it may not be there)."""
+    name = hashlib.sha256(str(project.resolve()).encode()).hexdigest()[:32]
     return cache_folder() / f"{name}.json"
 
 
