@@ -54,9 +54,12 @@ def forget() -> None:
 
 
 def _read(path: Path, most: int) -> str:
-    """A regular file's text, at most `most` bytes long (else ValueError: not read whole)."""
-    with path.open("rb") as file:
-        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+    """A regular file's text, at most `most` bytes long (else OSError). Opened without blocking:
+    a FIFO in a regular file's place is refused, never waited on (issue 17; the loader then
+    reports it)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(f"{path} is not a regular file")
         raw = file.read(most + 1)
     if len(raw) > most:

@@ -146,6 +146,15 @@ def test_a_project_early_start_cannot_read_simply_starts_nothing(tmp_path: Path,
     assert not native._EARLY
 
 
+def test_a_project_file_that_is_a_fifo_is_not_waited_on(tmp_path: Path, run: Run) -> None:
+    """Issue 17: nothing waits for a writer; the loader reports the project file as before."""
+    os.mkfifo(tmp_path / "taugen.yaml")
+    early.start(tmp_path / "taugen.yaml", check=True)
+    assert not native._EARLY
+    result = run("build", "-c", tmp_path / "taugen.yaml", "--check")
+    assert result.exit_code == 2 and "not a regular file" in result.output
+
+
 def test_a_small_inventory_starts_nothing(tmp_path: Path) -> None:
     (tmp_path / "small.yaml").write_text("nodes: []\n")
     (tmp_path / "taugen.yaml").write_text("clusters: [{inventory: small.yaml}]\n")
