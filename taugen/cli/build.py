@@ -44,7 +44,7 @@ def build_command(
     from taugen.core.gcpause import paused_gc
 
     with paused_gc():  # from before the imports: the collector would walk the early parse
-        start(config, check=check)  # issue 36: a large inventory parsed while the modules load
+        start(config, check=check, cluster=cluster)  # issue 36: an inventory parsed while modules load
         try:
             from taugen.commands.build import BuildOptions, build
 

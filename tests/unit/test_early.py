@@ -155,6 +155,15 @@ def test_a_project_file_that_is_a_fifo_is_not_waited_on(tmp_path: Path, run: Run
     assert result.exit_code == 2 and "not a regular file" in result.output
 
 
+def test_a_build_of_one_cluster_starts_only_its_inventory(fleets: tuple[Path, Path]) -> None:
+    _, two = fleets
+    early.start(two, check=True, cluster="another")
+    assert not native._EARLY
+    early.start(two, check=True, cluster="bench")
+    assert len(native._EARLY) == 1
+    early.forget()
+
+
 def test_a_small_inventory_starts_nothing(tmp_path: Path) -> None:
     (tmp_path / "small.yaml").write_text("nodes: []\n")
     (tmp_path / "taugen.yaml").write_text("clusters: [{inventory: small.yaml}]\n")
