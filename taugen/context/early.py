@@ -21,7 +21,7 @@ from typing import Any
 
 from taugen.core.errors import InputError
 from taugen.load import limits, native
-from taugen.write.cache import entry_of
+from taugen.write.cache import bounded, entry_of
 
 PROJECT_BYTES = 1 << 20  # a project file is a few kilobytes; a larger one is left to the loader
 
@@ -54,16 +54,11 @@ def forget() -> None:
 
 
 def _read(path: Path, most: int) -> str:
-    """A regular file's text, at most `most` bytes long (else OSError). Opened without blocking:
-    a FIFO in a regular file's place is refused, never waited on (issue 17; the loader then
-    reports it)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    with os.fdopen(fd, "rb") as file:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"{path} is not a regular file")
-        raw = file.read(most + 1)
-    if len(raw) > most:
-        raise OSError(f"{path} is over {most} bytes")
+    """A regular file's text, at most `most` bytes long (write/cache.bounded: a FIFO or a link in
+    its place is refused, never waited on or followed); OSError otherwise, ValueError if not UTF-8."""
+    raw = bounded(path, most)
+    if raw is None:
+        raise OSError(f"{path} is not a regular file of at most {most} bytes")
     return raw.decode("utf-8-sig")
 
 

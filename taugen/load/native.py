@@ -229,7 +229,8 @@ def _verdict(text: str) -> tuple[bool, bool]:
 
 def started_text(text: str) -> str:
     """The text an early start read when it equals `text` (the loader then holds one copy)."""
-    return next((e.text for e in _EARLY if e.text == text), text)
+    early = _early(text)
+    return text if early is None else early.text
 
 
 def depth_cleared(text: str) -> bool:

@@ -101,7 +101,7 @@ def entry_of(project: Path) -> Path:
 
 def _read(request: Request) -> dict[str, Any] | None:
     try:
-        data = json.loads(_bounded(_entry_path(request)) or b"null")
+        data = json.loads(bounded(_entry_path(request)) or b"null")
     except ValueError:
         return None
     return data if isinstance(data, dict) else None
@@ -112,7 +112,7 @@ def _key(request: Request) -> str | None:
     parts = [str(request.project.resolve()), str(request.root.resolve()), *request.clusters]
     digest.update(json.dumps([parts, list(request.options)]).encode())
     for source in request.sources:
-        content = _bounded(source)
+        content = bounded(source)
         if content is None:
             return None  # missing, too large or not a regular file: the full path reports it
         digest.update(str(source).encode() + b"\0" + hashlib.sha256(content).digest())
@@ -123,7 +123,7 @@ def _state(request: Request) -> dict[str, str]:
     """A digest of each cluster folder, of G6's two and of the lock, as they are now."""
     folders = (*request.clusters, *GITOPS_FOLDERS)  # a hand-edited _argocd/ is no no-op
     state = {name: _tree_digest(FilesOnDisk(request.root / name)) for name in folders}
-    lock = _bounded(request.lock)
+    lock = bounded(request.lock)
     state["taugen.lock"] = "" if lock is None else hashlib.sha256(lock).hexdigest()
     return state
 
@@ -135,19 +135,21 @@ def _tree_digest(files: Mapping[str, bytes]) -> str:
     return digest.hexdigest()
 
 
-def _bounded(path: Path) -> bytes | None:
-    """A regular file's bytes, read only when it is within the input size limit."""
+def bounded(path: Path, most: int = MAX_BYTES) -> bytes | None:
+    """A regular file's bytes, read only when it is within `most` (the input size limit); None for
+    anything else. Opened without blocking and without following a last link: a FIFO is refused,
+    never waited on."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return None
     info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
+    if not stat.S_ISREG(info.st_mode) or info.st_size > most:
         os.close(fd)
         return None
     with os.fdopen(fd, "rb") as file:
-        content = file.read(MAX_BYTES + 1)
-    return content if len(content) <= MAX_BYTES else None
+        content = file.read(most + 1)
+    return content if len(content) <= most else None
 
 
 def _warning(problem: Problem) -> list[Any]:
