@@ -50,8 +50,8 @@ class NodeTaint:
 SITE_HINT = "a site becomes the tau.azure.com/site label value: use letters, digits, '-', '_', '.'"
 
 
-@dataclass(frozen=True)
-class NodeFacts:
+@dataclass  # not frozen: a frozen dataclass's __init__ sets each field through object.__setattr__
+class NodeFacts:  # (issue 36: 0.22 against 0.09 s for 100,000 nodes); treat it as a value all the same
     """What the inventory says about one node, in either form."""
 
     name: str

@@ -22,7 +22,7 @@ from taugen.resolve.taints import taint_warnings
 from taugen.resolve.topology_sources import source_warnings
 
 
-@dataclass(frozen=True)
+@dataclass  # not frozen, as NodeFacts (issue 36: one per node); a value all the same
 class ResolvedNode:
     name: str
     ready: bool

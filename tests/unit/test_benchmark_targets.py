@@ -60,3 +60,25 @@ def test_without_a_baseline_the_kept_figures_are_shown_unjudged() -> None:
     ]
     text = issue_table(rows)
     assert [line.split()[-1] for line in text.splitlines() if "no baseline" in line] == ["-", "-", "-"]
+
+
+def test_without_a_baseline_the_100k_native_fleet_keeps_the_issues_own_figures() -> None:
+    """Issue 36 measured a no-op of 0.73 s, `--version` 0.07 s and a peak of 656 MiB: the row
+    'keep' is judged against those when no earlier run is given."""
+    measured = case(100_000, noop=0.80, startup=0.05)
+    rows = issue_targets([measured | {"peak_bytes": {"cold": 700 * MIB}}])
+    kept = [r for r in rows if r["target"] in ("noop", "startup", "peak")]
+    assert [(r["target"], r["over"], r["base"], round(r["ratio"], 3), r["met"]) for r in kept] == [
+        ("noop", "issue", 0.73, 1.096, True),  # within the machine's 10 %
+        ("startup", "issue", 0.07, 0.714, True),
+        ("peak", "issue", 656 * MIB, 1.067, True),
+    ]
+    worse = issue_targets([case(100_000, noop=0.81) | {"peak_bytes": {"cold": 730 * MIB}}])
+    assert [(r["target"], r["met"]) for r in worse if r["over"] == "issue"] == [
+        ("noop", False),
+        ("startup", True),
+        ("peak", False),
+    ]
+    text = issue_table(rows)
+    assert "issue 656 MiB" in text
+    assert "issue 0.73 s" in text
