@@ -10,7 +10,7 @@ SYNC_WAVE = "argocd.argoproj.io/sync-wave"
 SYNC_OPTIONS = "argocd.argoproj.io/sync-options"
 
 
-@dataclass(frozen=True)
+@dataclass  # not frozen (issue 36): three per Node, and a frozen __init__ costs 2.5 times as much
 class Manifest:
     file: str  # path relative to out/<cluster>/
     obj: dict[str, Any]
