@@ -14,6 +14,7 @@ is read here is what the model reads, and loading reports the same problems.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from taugen.core.names import dns1123_subdomain_error
@@ -31,9 +32,9 @@ class PlainNode(NamedTuple):
     vm_size: str | None
     site: str | None
     ready: bool
-    allocatable: dict[str, Quantity]
-    labels: dict[str, str]
-    capacity: dict[str, Quantity]
+    allocatable: Mapping[str, Quantity]
+    labels: Mapping[str, str]
+    capacity: Mapping[str, Quantity]
 
 
 def plain_nodes(items: Any) -> list[PlainNode] | None:
@@ -56,7 +57,7 @@ def plain_nodes(items: Any) -> list[PlainNode] | None:
         capacity = _quantities(node.get("capacity", _EMPTY), seen)
         if not _strings(labels) or allocatable is None or capacity is None:
             return None
-        read.append(PlainNode(name, vm_size, site, ready, allocatable, dict(labels), capacity))
+        read.append(PlainNode(name, vm_size, site, ready, allocatable, labels, capacity))
     return read
 
 
@@ -74,9 +75,10 @@ def _strings(given: Any) -> bool:
 
 def _quantities(
     given: Any, seen: dict[tuple[tuple[str, str], ...], dict[str, Quantity]]
-) -> dict[str, Quantity] | None:
+) -> Mapping[str, Quantity] | None:
     """Quantities written as strings (the model's QuantityField also takes an int: the model then
-    reads the nodes), each mapping parsed once: a new dict per node, as the model gives."""
+    reads the nodes), each mapping parsed once and shared by the nodes that write it alike
+    (read-only: NodeFacts holds Mappings)."""
     if not _strings(given):
         return None
     items = tuple(given.items())
@@ -86,4 +88,4 @@ def _quantities(
             parsed = seen[items] = {key: Quantity.parse(value) for key, value in items}
         except QuantityError:
             return None
-    return dict(parsed)
+    return parsed
