@@ -40,20 +40,20 @@ def build_command(
     progress: bool,
 ) -> int:
     """Compile the project into out/<cluster>/ and taugen.lock."""
-    from taugen.context.early import forget, start
+    from taugen.context.early import started
     from taugen.core.gcpause import paused_gc
 
-    with paused_gc():  # from before the imports: the collector would walk the early parse
-        start(config, check=check, cluster=cluster)  # issue 36: an inventory parsed while modules load
-        try:
-            from taugen.commands.build import BuildOptions, build
+    # from before the imports: the collector would walk the early parse (issue 36: the inventory
+    # parsed while the build's modules load, and let go when the build is over)
+    with paused_gc(), started(config, check=check, cluster=cluster) as early:
+        from taugen.commands.build import BuildOptions, build
 
-            with progress_on_stderr(progress) as say:
-                flags = (check, allow_quota_decrease, allow_stale)
-                options = BuildOptions(config, cluster, out, *flags, crds=crds, progress=say, keep=keep())
-                result = build(options)
-        finally:
-            forget()
+        with progress_on_stderr(progress) as say:
+            flags = (check, allow_quota_decrease, allow_stale)
+            options = BuildOptions(
+                config, cluster, out, *flags, crds=crds, progress=say, keep=keep(), early=early
+            )
+            result = build(options)
     print_problems(result.warnings, MAX_WARNINGS)
     return _report(result, check)
 

@@ -24,6 +24,7 @@ from taugen.core.progress import Progress, silent
 from taugen.emit.canonical import emit_objects, render
 from taugen.emit.folders import render_folders
 from taugen.emit.split import split_node_files
+from taugen.load.native import Early
 from taugen.load.profiles import LoadedProfile, profile_files
 from taugen.load.project import LoadedProject
 from taugen.lock.lockfile import LockState, lock_bytes
@@ -56,6 +57,7 @@ class BuildOptions:
     # what the build opened, handed over as it returns: a process that ends next holds it rather
     # than free it object by object (issue 36: 0.2 s at 100,000 nodes; cli/ending.py)
     keep: Callable[[object], None] = field(default=lambda _: None, compare=False)
+    early: Early | None = field(default=None, compare=False)  # an inventory parsed ahead (context/early.py)
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,12 @@ class CompiledCluster:
 
 def _plan(options: BuildOptions) -> PlanOptions:
     return PlanOptions(
-        options.allow_quota_decrease, options.allow_stale, options.now, options.progress, build=True
+        options.allow_quota_decrease,
+        options.allow_stale,
+        options.now,
+        options.progress,
+        build=True,
+        early=options.early,
     )
 
 

@@ -23,6 +23,7 @@ from taugen.compile.quota import ClassQuota, plan_quotas
 from taugen.core.errors import InputError, Problem
 from taugen.core.progress import Progress, silent
 from taugen.load.inventory import Inventory
+from taugen.load.native import Early
 from taugen.load.project import ClusterInputs, LoadedProject, load_cluster_inputs
 from taugen.lock.lockfile import LockState
 from taugen.lock.staleness import check_fresh
@@ -40,6 +41,7 @@ class PlanOptions:
     now: datetime = field(default_factory=lambda: datetime.now(UTC))
     progress: Progress = field(default=silent, compare=False)
     build: bool = False  # a build: R31 (the inventory's age) and R26 (a KAI tree's total) refuse it
+    early: Early | None = field(default=None, compare=False)  # issue 36: an inventory parsed ahead
 
 
 @dataclass(frozen=True)
@@ -100,7 +102,7 @@ def plan_cluster(
     per cluster); `workers` are a manager's workers' planned quotas (M2)."""
     say = plan.progress
     say(f"loading cluster {cluster.name}")
-    inputs = load_cluster_inputs(loaded, cluster)
+    inputs = load_cluster_inputs(loaded, cluster, plan.early)
     if plan.build:
         previous = lock.lock.clusters.get(cluster.name)
         check_fresh(cluster, inputs.inventory, previous, plan.now, plan.allow_stale, loaded.lock_path)

@@ -3,9 +3,10 @@
 Before a build imports the half second of modules it needs, this reads the project file for the
 inventories its clusters name and hands the largest, if large, to native.start: yaml-rs parses
 it on a thread (it lets go of the GIL while parsing) and a forked child bounds its depth and
-scans it, while the imports go on. The loader later reads the inventory as always and takes that
-work only for the very same text (native.started_text, depth_cleared, _taken): what is built,
-reported and refused is the same either way.
+scans it, while the imports go on. The command holds what was started (native.Early) and hands
+it to the build (BuildOptions.early), whose loader reads the inventory as always and takes that
+work only for the very same text (read_text, native.load_all): what is built, reported and
+refused is the same either way.
 
 Everything here is a guess that may be wrong at no cost: a project file it cannot read simply,
 an inventory that is not a regular file inside the project, too small, too large or not UTF-8,
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,31 +29,39 @@ from taugen.write.cache import bounded, entry_of
 PROJECT_BYTES = 1 << 20  # a project file is a few kilobytes; a larger one is left to the loader
 
 
-def start(project_file: Path, *, check: bool, cluster: str | None = None) -> None:
-    """Start the parse of the largest inventory the project names (`cluster`'s, when the build
-    is of one cluster), when it is large, unless the no-op cache may answer the build (R33: a
-    build, not `--check`, of a project with an entry): then the parse would be for nothing, and
-    its work beside the imports slowed a no-op build from 0.5 to 1.2 s."""
+@contextmanager
+def started(project_file: Path, *, check: bool, cluster: str | None = None) -> Iterator[native.Early | None]:
+    """`start`'s early start, for the build to take, or None; what it did not take is let go
+    (its child ended and reaped) when the block ends, however it ends."""
+    early = start(project_file, check=check, cluster=cluster)
+    try:
+        yield early
+    finally:
+        if early is not None:
+            early.end()
+
+
+def start(project_file: Path, *, check: bool, cluster: str | None = None) -> native.Early | None:
+    """The parse of the largest inventory the project names (`cluster`'s, when the build is of
+    one cluster), started when it is large; None when nothing was started, as also when the
+    no-op cache may answer the build (R33: a build, not `--check`, of a project with an entry):
+    then the parse would be for nothing, and its work beside the imports slowed a no-op build
+    from 0.5 to 1.2 s. What is started is ended with `Early.end` once the build is over."""
     if not check and entry_of(project_file).is_file():
-        return
+        return None
     try:
         root = project_file.resolve().parent
         paths = [root / name for name in _inventories(_read(project_file, PROJECT_BYTES), cluster)]
         sized = [(info.st_size, path) for path in paths if (info := _inside(root, path)) is not None]
         if not sized:
-            return
+            return None
         size, path = max(sized)
         if size < native.BESIDE_FROM:
-            return
+            return None
         text = _read(path, limits.MAX_BYTES)
     except (OSError, ValueError, RuntimeError, InputError):  # unreadable, not UTF-8, a link loop
-        return
-    native.start(text)
-
-
-def forget() -> None:
-    """The build is over: what it did not take is let go (native.forget)."""
-    native.forget()
+        return None
+    return native.start(text)
 
 
 def _read(path: Path, most: int) -> str:

@@ -104,12 +104,17 @@ def _child_position(node: Any, step: str | int, *, key: bool) -> tuple[int, int]
     return None
 
 
-def read_text(path: Path) -> str:
+def read_text(path: Path, early: native.Early | None = None) -> str:
     """File text as UTF-8 (a UTF-8 byte-order mark is dropped); a problem at the first
-    undecodable byte otherwise. Too large or too deeply nested text is refused (limits)."""
-    text = native.started_text(_decoded(path, read_bounded(path)))  # one copy of an early start's
-    if not native.depth_cleared(text):  # its child bounded the depth as check_text does (issue 36)
-        limits.check_text(path, text)
+    undecodable byte otherwise. Too large or too deeply nested text is refused (limits).
+    `early`: an early start (issue 36); when it read this very text, the text is its copy, and
+    its child's bound of the depth stands for check_text's."""
+    text = _decoded(path, read_bounded(path))
+    if early is not None and early.of(text):
+        text = early.text  # one copy held, not two
+        if early.depth_cleared():
+            return text
+    limits.check_text(path, text)
     return text
 
 
@@ -158,17 +163,18 @@ def _decoded(path: Path, raw: bytes) -> str:
         ) from None
 
 
-def load_documents(path: Path) -> list[Document]:
-    """Every non-empty document of a YAML stream; duplicate keys are errors."""
-    return fast_documents(path, read_text(path))
+def load_documents(path: Path, early: native.Early | None = None) -> list[Document]:
+    """Every non-empty document of a YAML stream; duplicate keys are errors. `early`: an early
+    start of this file's parse (issue 36), taken only for the very text read here."""
+    return fast_documents(path, read_text(path, early), early)
 
 
-def fast_documents(path: Path, text: str) -> list[Document]:
+def fast_documents(path: Path, text: str, early: native.Early | None = None) -> list[Document]:
     """Plain data from yaml-rs where it reads as the event loader does (native.py, issue 36), else
     from libyaml with ruamel's YAML 1.2 rules (fast.py); positions on demand either way. Input the
     fast loader refuses is parsed again with the round-trip loader, which reports the problem
     with its position."""
-    kept = native.load_all(text, timestamps=True)
+    kept = native.load_all(text, timestamps=True, early=early)
     if kept is None:
         try:
             docs = fast.load_all(text)
@@ -242,8 +248,8 @@ def _scalar_starts(yaml: YAML, text: str) -> dict[int, tuple[int, int]]:
     return {i: (n.start_mark.line, n.start_mark.column) for i, n in enumerate(nodes) if n is not None}
 
 
-def load_one(path: Path) -> Document:
-    docs = load_documents(path)
+def load_one(path: Path, early: native.Early | None = None) -> Document:
+    docs = load_documents(path, early)
     if not docs:
         raise InputError([Problem(path, 1, 1, "yaml", "the file is empty", "write the document into it")])
     if len(docs) > 1:

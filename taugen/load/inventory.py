@@ -14,6 +14,7 @@ from taugen.core.errors import InputError, Problem, ProblemCollector, Rule
 from taugen.core.names import label_value_error
 from taugen.core.quantity import MAX_MAGNITUDE, Quantity
 from taugen.load.document import Document, Loc, Position, load_one, read_text
+from taugen.load.native import Early
 from taugen.load.plain_nodes import PlainNode, plain_nodes
 from taugen.load.validate import validate
 from taugen.models.inventory import ClusterInventory, KubeNode, NodeList
@@ -120,9 +121,10 @@ class Inventory:
         return self.doc.at(["nodes" if "nodes" in self.doc.data else "items"])
 
 
-def load_inventory(path: Path, *, allow_empty: bool = False) -> Inventory:
-    """The inventory at `path`; `allow_empty` lets `inventory import` fill one that lists no nodes."""
-    doc = _document(path)
+def load_inventory(path: Path, *, allow_empty: bool = False, early: Early | None = None) -> Inventory:
+    """The inventory at `path`; `allow_empty` lets `inventory import` fill one that lists no nodes;
+    `early`: an early start of its parse (issue 36: `taugen build`)."""
+    doc = _document(path, early)
     kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
     if kind == "ClusterInventory":
         inventory = _native(doc)
@@ -143,9 +145,9 @@ def load_inventory(path: Path, *, allow_empty: bool = False) -> Inventory:
     return inventory
 
 
-def _document(path: Path) -> Document:
+def _document(path: Path, early: Early | None) -> Document:
     try:
-        return load_one(path)
+        return load_one(path, early)
     except InputError as err:
         try:
             text = read_text(path)

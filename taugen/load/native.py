@@ -45,7 +45,6 @@ from __future__ import annotations
 import os
 import re
 import threading
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -118,7 +117,7 @@ _DIGIT_PAIR = re.compile(r"(?=[0-9_]{2})")
 _DIGITS = re.compile(r"[0-9_]*")
 _REFUSE = yaml_rs.DuplicateKeyPolicy.Error  # the default since 0.1.x; said, not assumed
 _REFUSED = object()  # what _parsed gives for a text yaml-rs refuses
-_NOT_STARTED = object()  # what _taken gives for a text no early start read
+_NOT_STARTED = object()  # what Early.take gives once taken
 BESIDE_FROM = 4 << 20  # characters: below, the fork costs about what scanning beside the parse saves
 _MARKER = re.compile(r"\n---(?=\s|\Z)")  # the newline before it first: a literal the scan jumps to
 _BEFORE = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\r?\n)*")  # blank and comment lines only
@@ -159,12 +158,13 @@ def _long_number(text: str) -> bool:
     return False
 
 
-def load_all(text: str, *, timestamps: bool) -> list[Any] | None:
+def load_all(text: str, *, timestamps: bool, early: Early | None = None) -> list[Any] | None:
     """The non-empty documents of `text`, as `fast.load_all` gives them; None when the old loader
     must read the text. `timestamps`: the reader makes YAML 1.2's plain timestamps datetimes (the
     inputs' loader), so text with one steps aside: yaml-rs's `parse_datetime` makes quoted ones
-    datetimes too. Without, they are strings, as the tree reader reads them."""
-    data = _cleared(text, timestamps)
+    datetimes too. Without, they are strings, as the tree reader reads them. `early`: what an
+    early start began (issue 36), taken if it was started for this very text."""
+    data = _cleared(text, timestamps, early)
     if data is _REFUSED:
         return None
     markers = [m.start() + 1 for m in _MARKER.finditer(text)]
@@ -182,38 +182,62 @@ def load_all(text: str, *, timestamps: bool) -> list[Any] | None:
 
 # Issue 36: a large inventory read before `taugen build` imports its modules (context/early.py),
 # parsed by yaml-rs on a thread meanwhile (yaml-rs lets go of the GIL while it parses: a thread
-# spinning beside it keeps 97 % of its speed) and scanned by a forked child. The loader takes
-# them only for the very text it reads itself.
+# spinning beside it keeps 97 % of its speed) and scanned by a forked child. The CLI holds what
+# was started and hands it down to the loader (read_text, load_all), which takes it only for the
+# very text it reads itself.
 _INDENT = rf"[ \t?:-]{{{limits.MAX_DEPTH - 1},}}"  # a line led so deep: block nesting past the limit
 _DEEP_BLOCK = re.compile(rf"\n{_INDENT}")  # the newline first: the engine jumps from one to the next
 
 
-@dataclass
-class _Early:
-    text: str
-    verdict: Started[tuple[bool, bool]] | None  # the child's: depth within the limit, `plain`
-    thread: threading.Thread
-    parsed: list[Any]  # yaml-rs's parse (or _REFUSED), once the thread is done
+class Early:
+    """A text's parse and scan, started before anyone asked for them (`start`)."""
+
+    def __init__(self, text: str, verdict: Started[tuple[bool, bool]] | None) -> None:
+        self.text = text
+        self._verdict = verdict  # the child's: depth within the limit, `plain`
+        self._parsed: list[Any] = []  # yaml-rs's parse (or _REFUSED), once the thread is done
+        self._thread = threading.Thread(target=lambda: self._parsed.append(_parsed(text)), daemon=True)
+        self._thread.start()
+        self._taken = False
+
+    def of(self, text: str) -> bool:
+        """Whether this was started for `text` (the loader's own read of the file)."""
+        return self.text is text or self.text == text
+
+    def depth_cleared(self) -> bool:
+        """Whether the child found the text's nesting within the limit (limits.check_text would
+        pass it); False when it gave no verdict."""
+        verdict = None if self._verdict is None else self._verdict.result()
+        return verdict is not None and verdict[0]
+
+    def take(self) -> Any:
+        """The parse if the scan cleared the text, else _REFUSED; _NOT_STARTED once taken before."""
+        if self._taken:
+            return _NOT_STARTED
+        self._taken = True
+        self._thread.join()
+        verdict = None if self._verdict is None else self._verdict.result()
+        cleared = plain(self.text, inputs=True) if verdict is None else verdict[1]
+        return self._parsed[0] if cleared and self._parsed else _REFUSED
+
+    def end(self) -> None:
+        """The command is over: a child still at work is ended and reaped (the thread ends with
+        its parse)."""
+        if self._verdict is not None:
+            self._verdict.end()
 
 
-_EARLY: list[_Early] = []
-
-
-def start(text: str) -> None:
+def start(text: str) -> Early | None:
     """Parse and scan an inventory's text from now on, for a later load_all of the same text.
 
     The parse comes before the depth bound here, so nesting that could crash yaml-rs (block
     nesting thousands deep) is ruled out first, and text yaml-rs would expand (aliases) is left
     to the loader, as _cleared leaves it; so is a text too small to pay for the fork."""
     if len(text) < BESIDE_FROM or ("*" in text and _ALIAS.search(text)):
-        return
+        return None
     if re.match(_INDENT, text) or _DEEP_BLOCK.search(text):
-        return
-    verdict = started(partial(_verdict, text))  # forked before the thread starts
-    parsed: list[Any] = []
-    thread = threading.Thread(target=lambda: parsed.append(_parsed(text)), daemon=True)
-    thread.start()
-    _EARLY.append(_Early(text, verdict, thread, parsed))
+        return None
+    return Early(text, started(partial(_verdict, text)))  # forked before the thread starts
 
 
 def parse(text: str) -> Any:
@@ -227,46 +251,7 @@ def _verdict(text: str) -> tuple[bool, bool]:
     return not limits.too_deep(text), plain(text, inputs=True)
 
 
-def started_text(text: str) -> str:
-    """The text an early start read when it equals `text` (the loader then holds one copy)."""
-    early = _early(text)
-    return text if early is None else early.text
-
-
-def depth_cleared(text: str) -> bool:
-    """Whether the early start's child found `text`'s nesting within the limit (limits.check_text
-    would pass it); False when there was no early start of it or no verdict."""
-    early = _early(text)
-    verdict = None if early is None or early.verdict is None else early.verdict.result()
-    return verdict is not None and verdict[0]
-
-
-def forget() -> None:
-    """Early starts not taken: their children ended (their threads end with their parse)."""
-    for early in _EARLY:
-        if early.verdict is not None:
-            early.verdict.end()
-    _EARLY.clear()
-
-
-def _early(text: str) -> _Early | None:
-    return next((e for e in _EARLY if e.text is text or e.text == text), None)
-
-
-def _taken(text: str) -> Any:
-    """The early start's parse of `text` if its scan cleared it, else _REFUSED; _NOT_STARTED when
-    there was no early start of it. Taken once."""
-    early = _early(text)
-    if early is None:
-        return _NOT_STARTED
-    _EARLY.remove(early)
-    early.thread.join()
-    verdict = None if early.verdict is None else early.verdict.result()
-    cleared = plain(text, inputs=True) if verdict is None else verdict[1]
-    return early.parsed[0] if cleared and early.parsed else _REFUSED
-
-
-def _cleared(text: str, timestamps: bool) -> Any:
+def _cleared(text: str, timestamps: bool, early: Early | None) -> Any:
     """yaml-rs's parse of a text `plain` clears, else _REFUSED.
 
     A large text is scanned by a forked child while yaml-rs parses it here (issue 36: at 100,000
@@ -274,8 +259,8 @@ def _cleared(text: str, timestamps: bool) -> Any:
     Only an alias must be ruled out first: yaml-rs expands each into a copy, so a small text of
     aliases could fill the memory before the scan's answer came. (The nesting depth is bounded
     before any parse, by limits.check_text: yaml-rs crashes on block nesting thousands deep.)"""
-    if timestamps and (early := _taken(text)) is not _NOT_STARTED:
-        return early
+    if timestamps and early is not None and early.of(text) and (data := early.take()) is not _NOT_STARTED:
+        return data
     scan = partial(plain, text, inputs=timestamps)
     if len(text) < BESIDE_FROM or ("*" in text and _ALIAS.search(text)):
         return _parsed(text) if scan() else _REFUSED

@@ -11,6 +11,7 @@ from taugen.core.errors import InputError, Problem, ProblemCollector, Rule
 from taugen.load.document import Document, Loc, Position, load_one
 from taugen.load.fleet import check_fleet
 from taugen.load.inventory import Inventory, load_inventory
+from taugen.load.native import Early
 from taugen.load.profiles import BUILTIN_PROFILES, LoadedProfile, load_profiles, profile_files
 from taugen.load.rules import LoadedRule, load_rules
 from taugen.load.tiers import check_tiers
@@ -141,8 +142,9 @@ def _check_unique(doc: Document, project: Project) -> None:
     problems.raise_if_any()
 
 
-def load_cluster_inputs(loaded: LoadedProject, cluster: Cluster) -> ClusterInputs:
-    """The cluster's inventory and rules; problems of every file are reported together."""
+def load_cluster_inputs(loaded: LoadedProject, cluster: Cluster, early: Early | None = None) -> ClusterInputs:
+    """The cluster's inventory and rules; problems of every file are reported together. `early`:
+    an early start of an inventory's parse (issue 36), taken only for its very text."""
     problems = ProblemCollector()
     inventory: Inventory | None = None
     rules: list[LoadedRule] = []
@@ -152,7 +154,7 @@ def load_cluster_inputs(loaded: LoadedProject, cluster: Cluster) -> ClusterInput
     problems.extend([p for path, loc in named if (p := loaded.check_inside(loaded.root / path, loc))])
     problems.raise_if_any()
     try:
-        inventory = load_inventory(loaded.root / cluster.inventory)
+        inventory = load_inventory(loaded.root / cluster.inventory, early=early)
     except InputError as err:
         problems.extend(_anchored(err, loaded.doc.at(["clusters", index, "inventory"])))
     for i, rules_file in enumerate(cluster.rules):

@@ -1,6 +1,7 @@
 """Issue 36: a large inventory read and parsed while `taugen build` imports its modules
-(context/early.py over load/native.start). The loader takes that work only for the very text it
-reads, so the tree, the lock and every problem are those of a build without it."""
+(context/early.py over load/native.start). The command hands what it started to the build, whose
+loader takes that work only for the very text it reads, so the tree, the lock and every problem
+are those of a build without it."""
 
 from __future__ import annotations
 
@@ -41,17 +42,24 @@ def taken(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
         pytest.skip("no fork here")
     monkeypatch.setattr(taugen.core.forked, "forkable", lambda: True)
     seen: list[bool] = []
-    real = native._taken
+    took: list[bool] = []
+    real_take, real_cleared = native.Early.take, native._cleared
 
-    def spy(text: str) -> Any:
-        found = real(text)
-        if len(text) >= native.BESIDE_FROM:
-            seen.append(found is not native._NOT_STARTED)
+    def take(self: native.Early) -> Any:
+        found = real_take(self)
+        took.append(found is not native._NOT_STARTED)
         return found
 
-    monkeypatch.setattr(native, "_taken", spy)
+    def cleared(text: str, timestamps: bool, started: native.Early | None) -> Any:
+        took.clear()
+        found = real_cleared(text, timestamps, started)
+        if len(text) >= native.BESIDE_FROM:
+            seen.append(any(took))
+        return found
+
+    monkeypatch.setattr(native.Early, "take", take)
+    monkeypatch.setattr(native, "_cleared", cleared)
     yield seen
-    early.forget()
 
 
 def _tree(project: Path) -> tuple[dict[str, bytes], bytes]:
@@ -59,11 +67,8 @@ def _tree(project: Path) -> tuple[dict[str, bytes], bytes]:
 
 
 def _built_early(project: Path) -> Any:
-    early.start(project, check=False)
-    try:
-        return run_build(project)
-    finally:
-        early.forget()
+    with early.started(project, check=False) as started_early:
+        return run_build(project, early=started_early)
 
 
 def test_an_early_start_builds_the_tree_a_build_without_it_builds(
@@ -75,7 +80,6 @@ def test_an_early_start_builds_the_tree_a_build_without_it_builds(
     _built_early(two)
     assert taken == [False, True]
     assert _tree(two) == _tree(one)
-    assert not native._EARLY
     with pytest.raises(ChildProcessError):  # every child reaped
         os.waitpid(-1, os.WNOHANG)
 
@@ -85,15 +89,12 @@ def test_an_inventory_changed_after_the_start_is_read_as_it_is_now(
 ) -> None:
     one, two = fleets
     run_build(one)
-    early.start(two, check=True)
-    assert len(native._EARLY) == 1
-    shutil.copy(one.parent / "inventory.yaml", two.parent / "inventory.yaml")
-    with (two.parent / "inventory.yaml").open("a") as file:
-        file.write("# changed after the start\n")
-    try:
-        run_build(two)
-    finally:
-        early.forget()
+    with early.started(two, check=True) as started_early:
+        assert started_early is not None
+        shutil.copy(one.parent / "inventory.yaml", two.parent / "inventory.yaml")
+        with (two.parent / "inventory.yaml").open("a") as file:
+            file.write("# changed after the start\n")
+        run_build(two, early=started_early)
     assert taken == [False, False]  # not the text read at the start
     assert _tree(two) == _tree(one)
 
@@ -116,13 +117,11 @@ def test_too_deep_an_inventory_is_refused_as_without_an_early_start(
         )
     assert refusals[0] == refusals[1]
     assert refusals[0][0][4] == "nesting deeper than 64 levels" and refusals[0][0][1] > NODES
-    early.start(two, check=True)
-    assert len(native._EARLY) == 1 and not native.depth_cleared(native._EARLY[0].text)
-    early.forget()
+    with early.started(two, check=True) as started_early:
+        assert started_early is not None and not started_early.depth_cleared()
     indented = "x:\n" + "".join(" " * i + "- \n" for i in range(70))
-    native.start("#" * native.BESIDE_FROM + "\n" + indented)
-    native.start(" " * 70 + "- x\n" + "#" * native.BESIDE_FROM + "\n")
-    assert not native._EARLY  # block nesting that could crash yaml-rs: left to the loader
+    assert native.start("#" * native.BESIDE_FROM + "\n" + indented) is None
+    assert native.start(" " * 70 + "- x\n" + "#" * native.BESIDE_FROM + "\n") is None  # left to the loader
 
 
 @pytest.mark.parametrize(
@@ -142,33 +141,28 @@ def test_a_project_early_start_cannot_read_simply_starts_nothing(tmp_path: Path,
     folder.mkdir()
     os.mkfifo(folder / "fifo")
     (folder / "taugen.yaml").write_bytes(project.encode("latin-1"))
-    early.start(folder / "taugen.yaml", check=True)
-    assert not native._EARLY
+    assert early.start(folder / "taugen.yaml", check=True) is None
 
 
 def test_a_project_file_that_is_a_fifo_is_not_waited_on(tmp_path: Path, run: Run) -> None:
     """Issue 17: nothing waits for a writer; the loader reports the project file as before."""
     os.mkfifo(tmp_path / "taugen.yaml")
-    early.start(tmp_path / "taugen.yaml", check=True)
-    assert not native._EARLY
+    assert early.start(tmp_path / "taugen.yaml", check=True) is None
     result = run("build", "-c", tmp_path / "taugen.yaml", "--check")
     assert result.exit_code == 2 and "not a regular file" in result.output
 
 
 def test_a_build_of_one_cluster_starts_only_its_inventory(fleets: tuple[Path, Path]) -> None:
     _, two = fleets
-    early.start(two, check=True, cluster="another")
-    assert not native._EARLY
-    early.start(two, check=True, cluster="bench")
-    assert len(native._EARLY) == 1
-    early.forget()
+    assert early.start(two, check=True, cluster="another") is None
+    with early.started(two, check=True, cluster="bench") as started_early:
+        assert started_early is not None
 
 
 def test_a_small_inventory_starts_nothing(tmp_path: Path) -> None:
     (tmp_path / "small.yaml").write_text("nodes: []\n")
     (tmp_path / "taugen.yaml").write_text("clusters: [{inventory: small.yaml}]\n")
-    early.start(tmp_path / "taugen.yaml", check=True)
-    assert not native._EARLY
+    assert early.start(tmp_path / "taugen.yaml", check=True) is None
 
 
 def test_a_started_child_gives_its_result_once_or_is_ended(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -200,7 +194,6 @@ def test_taugen_build_starts_early_and_lets_go_of_what_it_started(
     assert _tree(two) == _tree(one)
     (two.parent / "taugen.lock").write_text("not: [a lock\n")  # the check fails after the start
     assert run("build", "-c", two, "--check").exit_code == 2
-    assert not native._EARLY
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)
 
@@ -208,11 +201,30 @@ def test_taugen_build_starts_early_and_lets_go_of_what_it_started(
 def test_no_early_start_when_the_no_op_cache_may_answer(fleets: tuple[Path, Path], taken: list[bool]) -> None:
     """R33: a build of a project with a cache entry may be a no-op; `--check` never is (R34)."""
     _, two = fleets
-    early.start(two, check=False)
-    assert len(native._EARLY) == 1  # no entry yet
-    early.forget()
+    with early.started(two, check=False) as started_early:
+        assert started_early is not None  # no entry yet
     run_build(two)
-    early.start(two, check=False)
-    assert not native._EARLY
-    early.start(two, check=True)
-    assert len(native._EARLY) == 1
+    assert early.start(two, check=False) is None
+    with early.started(two, check=True) as started_early:
+        assert started_early is not None
+
+
+def test_what_was_started_is_taken_once_and_let_go_however_the_build_ends(
+    fleets: tuple[Path, Path], taken: list[bool]
+) -> None:
+    """A second load of the same text reads it as always; a build that fails still ends the
+    child the early start forked."""
+    one, two = fleets
+    run_build(one)
+    with early.started(two, check=True) as started_early:
+        assert started_early is not None
+        run_build(two, early=started_early)
+        assert run_build(two, early=started_early, check=True).differences == ()
+    assert taken == [False, True, False]
+    assert _tree(two) == _tree(one)
+    with pytest.raises(InputError), early.started(two, check=True) as started_early:
+        assert started_early is not None
+        (two.parent / "taugen.lock").write_text("not: [a lock\n")
+        run_build(two, early=started_early)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
