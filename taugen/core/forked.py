@@ -62,10 +62,10 @@ class Started(Generic[Result]):
     def result(self) -> Result | None:
         """The child's result, waited for; None when it gave none (the caller then does the work)."""
         if (child := self._child) is not None:
-            self._child = None
             with child.pipe as pipe:
                 theirs = _received(pipe)
             _, status = os.waitpid(child.pid, 0)
+            self._child = None  # reaped: an `end` from here on has nothing to end
             self._result = theirs if status == 0 else None
         return self._result
 
@@ -109,16 +109,12 @@ def _spawn(work: Callable[[], object]) -> _Child | None:
 
 def _joined(child: _Child, here: Callable[[], Result]) -> tuple[Result, Any]:
     """here()'s result and the child's, None when it gave none; the child is always reaped."""
-    with child.pipe as pipe:
-        try:
-            mine = here()
-            theirs = _received(pipe)
-        except BaseException:
-            os.kill(child.pid, signal.SIGKILL)
-            os.waitpid(child.pid, 0)
-            raise
-    _, status = os.waitpid(child.pid, 0)
-    return mine, theirs if status == 0 else None
+    theirs: Started[Any] = Started(child)
+    try:
+        return here(), theirs.result()
+    except BaseException:
+        theirs.end()
+        raise
 
 
 def _received(pipe: BinaryIO) -> Any:
