@@ -207,7 +207,7 @@ class Early:
     def depth_cleared(self) -> bool:
         """Whether the child found the text's nesting within the limit (limits.check_text would
         pass it); False when it gave no verdict."""
-        verdict = None if self._verdict is None else self._verdict.result()
+        verdict = self._verdict_given()
         return verdict is not None and verdict[0]
 
     def take(self) -> Any:
@@ -216,9 +216,13 @@ class Early:
             return _NOT_STARTED
         self._taken = True
         self._thread.join()
-        verdict = None if self._verdict is None else self._verdict.result()
+        verdict = self._verdict_given()
         cleared = plain(self.text, inputs=True) if verdict is None else verdict[1]
         return self._parsed[0] if cleared and self._parsed else _REFUSED
+
+    def _verdict_given(self) -> tuple[bool, bool] | None:
+        """The child's verdict, waited for; None when no child was had or it gave none."""
+        return None if self._verdict is None else self._verdict.result()
 
     def end(self) -> None:
         """The command is over: a child still at work is ended and reaped (the thread ends with
@@ -233,7 +237,7 @@ def start(text: str) -> Early | None:
     The parse comes before the depth bound here, so nesting that could crash yaml-rs (block
     nesting thousands deep) is ruled out first, and text yaml-rs would expand (aliases) is left
     to the loader, as _cleared leaves it; so is a text too small to pay for the fork."""
-    if len(text) < BESIDE_FROM or ("*" in text and _ALIAS.search(text)):
+    if _not_beside(text):
         return None
     if re.match(_INDENT, text) or _DEEP_BLOCK.search(text):
         return None
@@ -262,10 +266,16 @@ def _cleared(text: str, timestamps: bool, early: Early | None) -> Any:
     if timestamps and early is not None and early.of(text) and (data := early.take()) is not _NOT_STARTED:
         return data
     scan = partial(plain, text, inputs=timestamps)
-    if len(text) < BESIDE_FROM or ("*" in text and _ALIAS.search(text)):
+    if _not_beside(text):
         return _parsed(text) if scan() else _REFUSED
     data, cleared = beside(partial(_parsed, text), scan)  # no verdict from a child: scan here
     return data if (scan() if cleared is None else cleared) else _REFUSED
+
+
+def _not_beside(text: str) -> bool:
+    """Whether the text is scanned before it is parsed, not beside: too small to pay for a fork,
+    or with aliases, which yaml-rs expands each into a copy before the scan's answer could come."""
+    return len(text) < BESIDE_FROM or ("*" in text and _ALIAS.search(text) is not None)
 
 
 def _parsed(text: str) -> Any:
