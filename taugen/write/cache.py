@@ -79,7 +79,7 @@ def store(request: Request, deadlines: Iterable[datetime], warnings: Sequence[Pr
         "state": _state(request),
         "warnings": [_warning(w) for w in warnings],
     }
-    path = _entry_path(request)
+    path = entry_of(request.project)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -87,10 +87,6 @@ def store(request: Request, deadlines: Iterable[datetime], warnings: Sequence[Pr
         temporary.replace(path)
     except OSError:
         pass
-
-
-def _entry_path(request: Request) -> Path:
-    return entry_of(request.project)
 
 
 def entry_of(project: Path) -> Path:
@@ -101,7 +97,7 @@ def entry_of(project: Path) -> Path:
 
 def _read(request: Request) -> dict[str, Any] | None:
     try:
-        data = json.loads(bounded(_entry_path(request)) or b"null")
+        data = json.loads(bounded(entry_of(request.project)) or b"null")
     except ValueError:
         return None
     return data if isinstance(data, dict) else None
